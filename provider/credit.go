@@ -1,0 +1,63 @@
+package provider
+
+import (
+	"github.com/shopspring/decimal"
+)
+
+// Credit applies a one-time credit (new-user or negotiated compute credits) to
+// any pricing mode. It lowers the base mode's total by min(Amount, total) and
+// never takes a total below zero.
+type Credit struct {
+	// Base is the pricing the credit applies to. It is required.
+	Base Pricing
+	// Amount is the credit, ≥ 0.
+	Amount decimal.Decimal
+}
+
+// Mode returns "credit".
+func (c Credit) Mode() string { return "credit" }
+
+// Validate reports a missing base, the base's own problems (under "Base.") and
+// a negative amount.
+func (c Credit) Validate() error {
+	var p problems
+	if c.Base == nil {
+		p.add("Base", nil, ErrMissing)
+	} else {
+		p.nest("Base", c.Base.Validate())
+	}
+	p.money("Amount", c.Amount)
+	return p.err()
+}
+
+// Charges returns the base's charges followed by one CreditCategory line of
+// −min(Amount, total of the base's charges), paid upfront. When the base total
+// is zero or negative the credit line is zero.
+func (c Credit) Charges(u Usage) ([]Charge, error) {
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	base, err := c.Base.Charges(u)
+	if err != nil {
+		return nil, err
+	}
+	total := Total(base)
+	applied := decimal.Min(c.Amount, decimal.Max(total, decimal.Zero))
+	out := make([]Charge, 0, len(base)+1)
+	out = append(out, base...)
+	out = append(out, Charge{Category: CreditCategory, Label: "credit", Amount: applied.Neg(), Timing: Upfront})
+	return out, nil
+}
+
+// Scale returns c with its amount and, when the base implements Scaler, its
+// base scaled by k. A base that does not implement Scaler is left unchanged.
+func (c Credit) Scale(k decimal.Decimal) Pricing {
+	c.Amount = c.Amount.Mul(k)
+	if s, ok := c.Base.(Scaler); ok {
+		c.Base = s.Scale(k)
+	}
+	return c
+}

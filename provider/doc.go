@@ -1,0 +1,29 @@
+// Package provider describes what GPU capacity can be bought and how it is
+// billed: GPUs, offers, pricing modes, the hidden-cost profile of each offer,
+// and catalogs of offers in JSON with an embedded, dated default catalog.
+//
+// A [GPU] is what a machine has; an [Offer] is where and how it can be bought:
+// provider, region, jurisdiction, nodes of a given GPU count, interconnect,
+// isolation, availability, hidden costs and a [Pricing] mode. Prices are per
+// node, the unit that is rented or bought; per-GPU figures are derived.
+//
+// [Pricing] is the extension point. It turns a [Usage] — how capacity is held
+// over a horizon — into [Charge] lines. The built-in modes are [Metered]
+// (per-second, per-minute and hourly on-demand are settings of one type),
+// [Spot], [Reserved] (a monthly rental is a one-month term), [Owned] (capital
+// expense with depreciation, power, colocation, maintenance and staff) and
+// [Credit], a wrapper that applies a one-time credit to any mode. Downstream
+// code adds its own mode by implementing [Pricing] and, for JSON, registering
+// a decoder in a [Decoder].
+//
+// Money is [decimal.Decimal] throughout; quantities are float64 or
+// time.Duration. A year is 365 days (8,760 hours) and a month is a twelfth of
+// a year (730 hours). Internal divisions round half away from zero at
+// [Precision] decimal places; nothing rounds to cents until presentation.
+//
+// Validation returns every problem at once, joined with [errors.Join]; each
+// problem is a [*FieldError] naming the offer, the field and the bad value and
+// wrapping one of the exported sentinel errors, so [errors.Is] works. No input
+// panics the package. All exported types are safe for concurrent reads, and
+// no function mutates its arguments.
+package provider

@@ -1,0 +1,122 @@
+package provider
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Metered bills node time as it is used: each run is billed
+// max(Minimum, ⌈Length/Increment⌉·Increment) at RatePerHour per node.
+// Per-second, per-minute and hourly on-demand billing are settings of this one
+// type; see PerSecond, PerMinute, Hourly and ProRata.
+//
+// The zero Metered is free, pro-rata billing.
+type Metered struct {
+	// RatePerHour is the price of one node for one hour.
+	RatePerHour decimal.Decimal
+	// Increment is the billing increment; zero bills pro rata (to the nanosecond).
+	Increment time.Duration
+	// Minimum is the minimum billed time of a run that starts. Zero means one
+	// Increment. A non-zero Minimum shorter than Increment is invalid.
+	Minimum time.Duration
+}
+
+// PerSecond returns metered billing in 1-second increments with the given
+// minimum (AWS and GCP bill Linux VMs per second with a 60-second minimum).
+func PerSecond(ratePerHour decimal.Decimal, minimum time.Duration) Metered {
+	return Metered{RatePerHour: ratePerHour, Increment: time.Second, Minimum: minimum}
+}
+
+// PerMinute returns metered billing in 1-minute increments with a 1-minute
+// minimum.
+func PerMinute(ratePerHour decimal.Decimal) Metered {
+	return Metered{RatePerHour: ratePerHour, Increment: time.Minute, Minimum: time.Minute}
+}
+
+// Hourly returns metered billing in whole hours.
+func Hourly(ratePerHour decimal.Decimal) Metered {
+	return Metered{RatePerHour: ratePerHour, Increment: time.Hour, Minimum: time.Hour}
+}
+
+// ProRata returns metered billing to the nanosecond with no minimum: the
+// lower bound of every other setting at the same rate.
+func ProRata(ratePerHour decimal.Decimal) Metered {
+	return Metered{RatePerHour: ratePerHour}
+}
+
+// Mode returns "metered".
+func (m Metered) Mode() string { return "metered" }
+
+// Validate reports a negative rate, a negative increment or minimum, and a
+// non-zero minimum shorter than the increment.
+func (m Metered) Validate() error {
+	var p problems
+	m.validate(&p)
+	return p.err()
+}
+
+func (m Metered) validate(p *problems) {
+	p.money("RatePerHour", m.RatePerHour)
+	p.duration("Increment", m.Increment)
+	p.duration("Minimum", m.Minimum)
+	if m.Minimum > 0 && m.Increment > 0 && m.Minimum < m.Increment {
+		p.add("Minimum", m.Minimum, ErrMinimumBelowIncrement)
+	}
+}
+
+// BilledTime returns the billed time of one run of the given length, as a
+// decimal number of hours: zero for a zero-length run, otherwise
+// max(Minimum, ⌈length/Increment⌉·Increment).
+func (m Metered) BilledTime(length time.Duration) decimal.Decimal {
+	return hoursFromNs(m.billedNs(length))
+}
+
+func (m Metered) billedNs(length time.Duration) decimal.Decimal {
+	if length <= 0 {
+		return decimal.Zero
+	}
+	billed := decimal.NewFromInt(int64(length))
+	if m.Increment > 0 {
+		n := int64(length / m.Increment)
+		if length%m.Increment != 0 {
+			n++
+		}
+		billed = decimal.NewFromInt(n).Mul(decimal.NewFromInt(int64(m.Increment)))
+	}
+	if minNs := decimal.NewFromInt(int64(m.Minimum)); billed.LessThan(minNs) {
+		billed = minNs
+	}
+	return billed
+}
+
+func hoursFromNs(ns decimal.Decimal) decimal.Decimal { return ns.DivRound(nsPerHour, Precision) }
+
+// billedNodeHours returns the billed node-hours of all runs of u.
+func (m Metered) billedNodeHours(u Usage) decimal.Decimal {
+	ns := decimal.Zero
+	for _, r := range u.Runs {
+		per := m.billedNs(r.Length)
+		ns = ns.Add(per.Mul(decimal.NewFromInt(int64(r.Count))).Mul(decimal.NewFromInt(int64(r.Nodes))))
+	}
+	return hoursFromNs(ns)
+}
+
+// Charges bills every run of u; Nodes and BusyFraction are ignored. It returns
+// one Compute charge, spread over the horizon.
+func (m Metered) Charges(u Usage) ([]Charge, error) {
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	amount := m.RatePerHour.Mul(m.billedNodeHours(u))
+	return []Charge{{Category: Compute, Label: "on-demand compute", Amount: amount, Timing: Spread}}, nil
+}
+
+// Scale returns m with its rate multiplied by k.
+func (m Metered) Scale(k decimal.Decimal) Pricing {
+	m.RatePerHour = m.RatePerHour.Mul(k)
+	return m
+}

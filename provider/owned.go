@@ -1,0 +1,225 @@
+package provider
+
+import (
+	"math"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// maxLifeYears bounds the useful life so that schedules stay small.
+const maxLifeYears = 100
+
+// Owned is hardware bought and operated by the user (capital expense). Its
+// charges take the cash view: the purchase is paid upfront and the book value
+// left at the horizon's end comes back as a negative Residual line. Schedule
+// and BookValue give the accounting view.
+//
+// Hardware held beyond its useful life stays in service at its salvage value:
+// it depreciates no further, and power, facility, maintenance and staff go on.
+//
+// The zero Owned is invalid: UsefulLifeYears must be at least 1.
+type Owned struct {
+	// PurchasePerNode is the price of one node (server or workstation).
+	PurchasePerNode decimal.Decimal
+	// UsefulLifeYears is the depreciation life, in whole years (1 to 100).
+	UsefulLifeYears int
+	// SalvagePerNode is the value of a node at the end of its useful life; at
+	// most PurchasePerNode.
+	SalvagePerNode decimal.Decimal
+	// Method is the depreciation method; the zero value is StraightLine.
+	Method Depreciation
+
+	// IdlePowerKW is the electrical draw of an idle node, in kW.
+	IdlePowerKW float64
+	// MaxPowerKW is the draw of a fully busy node, in kW; at least IdlePowerKW.
+	// The draw at busy fraction b is IdlePowerKW + (MaxPowerKW − IdlePowerKW)·b.
+	MaxPowerKW float64
+	// ContractedPowerKW is the power per node that colocation bills, in kW;
+	// zero means MaxPowerKW.
+	ContractedPowerKW float64
+	// PUE is the facility's power usage effectiveness (≥ 1); zero means 1.
+	PUE float64
+	// EnergyPerKWh is the price of one kWh at the meter.
+	EnergyPerKWh decimal.Decimal
+	// ColocationPerKWMonth is the colocation price per contracted kW per month.
+	ColocationPerKWMonth decimal.Decimal
+	// MaintenanceFractionPerYear is hardware support and spares per year, as a
+	// fraction of PurchasePerNode (0.10 is 10 %/yr).
+	MaintenanceFractionPerYear float64
+	// StaffFTEPerNode is the operations staff a node needs, in full-time
+	// equivalents.
+	StaffFTEPerNode float64
+	// StaffCostPerYear is the loaded cost of one full-time engineer per year.
+	StaffCostPerYear decimal.Decimal
+	// ProcurementLeadTime is the time from order to a node in service. It is
+	// not billed by Charges; the tco package prices the delay.
+	ProcurementLeadTime time.Duration
+}
+
+// Mode returns "owned".
+func (o Owned) Mode() string { return "owned" }
+
+// Validate reports every problem of o: negative amounts, a salvage above the
+// price, a life outside 1..100 years, NaN/Inf/negative power, PUE below 1,
+// fractions outside [0, 1] and negative durations.
+func (o Owned) Validate() error {
+	var p problems
+	p.money("PurchasePerNode", o.PurchasePerNode)
+	p.money("SalvagePerNode", o.SalvagePerNode)
+	if o.SalvagePerNode.GreaterThan(o.PurchasePerNode) {
+		p.add("SalvagePerNode", o.SalvagePerNode.String(), ErrSalvageAbovePrice)
+	}
+	switch {
+	case o.UsefulLifeYears == 0:
+		p.add("UsefulLifeYears", o.UsefulLifeYears, ErrMissing)
+	case o.UsefulLifeYears < 0:
+		p.add("UsefulLifeYears", o.UsefulLifeYears, ErrNegative)
+	case o.UsefulLifeYears > maxLifeYears:
+		p.add("UsefulLifeYears", o.UsefulLifeYears, ErrOutOfRange)
+	}
+	if !enumValid(depreciationNames, o.Method) {
+		p.add("Method", int(o.Method), ErrUnknownName)
+	}
+	p.quantity("IdlePowerKW", o.IdlePowerKW, 0, math.MaxFloat64)
+	p.quantity("MaxPowerKW", o.MaxPowerKW, 0, math.MaxFloat64)
+	if finite(o.IdlePowerKW) && finite(o.MaxPowerKW) && o.MaxPowerKW < o.IdlePowerKW {
+		p.add("MaxPowerKW", o.MaxPowerKW, ErrOutOfRange)
+	}
+	p.quantity("ContractedPowerKW", o.ContractedPowerKW, 0, math.MaxFloat64)
+	if o.PUE != 0 {
+		p.quantity("PUE", o.PUE, 1, 10)
+	}
+	p.money("EnergyPerKWh", o.EnergyPerKWh)
+	p.money("ColocationPerKWMonth", o.ColocationPerKWMonth)
+	p.quantity("MaintenanceFractionPerYear", o.MaintenanceFractionPerYear, 0, 1)
+	p.quantity("StaffFTEPerNode", o.StaffFTEPerNode, 0, math.MaxFloat64)
+	p.money("StaffCostPerYear", o.StaffCostPerYear)
+	p.duration("ProcurementLeadTime", o.ProcurementLeadTime)
+	return p.err()
+}
+
+// Schedule returns the depreciation of one node in each year of its useful
+// life, per Method. The amounts are ≥ 0 and sum exactly to
+// PurchasePerNode − SalvagePerNode. It returns nil for an invalid life or a
+// salvage above the price.
+func (o Owned) Schedule() []decimal.Decimal {
+	n := o.UsefulLifeYears
+	if n < 1 || n > maxLifeYears || o.SalvagePerNode.GreaterThan(o.PurchasePerNode) {
+		return nil
+	}
+	base := o.PurchasePerNode.Sub(o.SalvagePerNode)
+	out := make([]decimal.Decimal, n)
+	switch o.Method {
+	case DoubleDeclining:
+		rate := decimal.NewFromInt(2).DivRound(decimal.NewFromInt(int64(n)), Precision)
+		book := o.PurchasePerNode
+		for y := range n {
+			left := book.Sub(o.SalvagePerNode)
+			dep := decimal.Max(book.Mul(rate).Round(Precision),
+				left.DivRound(decimal.NewFromInt(int64(n-y)), Precision))
+			if y == n-1 || dep.GreaterThan(left) {
+				dep = left
+			}
+			out[y] = dep
+			book = book.Sub(dep)
+		}
+	case SumOfYearsDigits:
+		sum := decimal.NewFromInt(int64(n * (n + 1) / 2))
+		var acc decimal.Decimal
+		for y := range n {
+			if y == n-1 {
+				out[y] = base.Sub(acc)
+				break
+			}
+			out[y] = base.Mul(decimal.NewFromInt(int64(n - y))).DivRound(sum, Precision)
+			acc = acc.Add(out[y])
+		}
+	default: // StraightLine
+		per := base.DivRound(decimal.NewFromInt(int64(n)), Precision)
+		for y := range n {
+			out[y] = per
+		}
+		out[n-1] = base.Sub(per.Mul(decimal.NewFromInt(int64(n - 1))))
+	}
+	return out
+}
+
+// BookValue returns the book value of one node at age t: PurchasePerNode at
+// t ≤ 0, SalvagePerNode from the end of the useful life on, and in between the
+// price less the depreciation of the whole years elapsed and a pro-rata share
+// of the current year's. It never rises with t.
+func (o Owned) BookValue(t time.Duration) decimal.Decimal {
+	sched := o.Schedule()
+	if sched == nil {
+		return decimal.Zero
+	}
+	if t <= 0 {
+		return o.PurchasePerNode
+	}
+	full := int(t / Year)
+	if full >= len(sched) {
+		return o.SalvagePerNode
+	}
+	book := o.PurchasePerNode
+	for _, d := range sched[:full] {
+		book = book.Sub(d)
+	}
+	frac := hours(t % Year).DivRound(hoursPerYr, Precision)
+	return book.Sub(sched[full].Mul(frac).Round(Precision))
+}
+
+// Charges prices u.Nodes nodes held for u.Horizon at mean busy fraction
+// u.BusyFraction; runs are ignored. Lines, in order:
+//   - Capital "purchase": PurchasePerNode·Nodes, Upfront;
+//   - Power "energy": Nodes·(Idle + (Max − Idle)·busy)·PUE·hours·EnergyPerKWh, Spread;
+//   - Facility "colocation": Nodes·ContractedPowerKW·ColocationPerKWMonth·hours/730, Spread;
+//   - Facility "maintenance": Nodes·PurchasePerNode·MaintenanceFractionPerYear·hours/8760, Spread;
+//   - Staff "operations staff": Nodes·StaffFTEPerNode·StaffCostPerYear·hours/8760, Spread;
+//   - Residual "residual value": −Nodes·BookValue(Horizon), AtEnd.
+func (o Owned) Charges(u Usage) ([]Charge, error) {
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	nodes := decimal.NewFromInt(int64(u.Nodes))
+	h := hours(u.Horizon)
+	years := h.DivRound(hoursPerYr, Precision)
+
+	pue := o.PUE
+	if pue == 0 {
+		pue = 1
+	}
+	drawKW := o.IdlePowerKW + (o.MaxPowerKW-o.IdlePowerKW)*u.BusyFraction
+	energy := nodes.Mul(decFloat(drawKW)).Mul(decFloat(pue)).Mul(h).Mul(o.EnergyPerKWh)
+
+	contracted := o.ContractedPowerKW
+	if contracted == 0 {
+		contracted = o.MaxPowerKW
+	}
+	colo := nodes.Mul(decFloat(contracted)).Mul(o.ColocationPerKWMonth).Mul(h).DivRound(hoursPerMo, Precision)
+	maint := nodes.Mul(o.PurchasePerNode).Mul(decFloat(o.MaintenanceFractionPerYear)).Mul(years)
+	staff := nodes.Mul(decFloat(o.StaffFTEPerNode)).Mul(o.StaffCostPerYear).Mul(years)
+	residual := nodes.Mul(o.BookValue(u.Horizon))
+	return []Charge{
+		{Category: Capital, Label: "purchase", Amount: nodes.Mul(o.PurchasePerNode), Timing: Upfront},
+		{Category: Power, Label: "energy", Amount: energy, Timing: Spread},
+		{Category: Facility, Label: "colocation", Amount: colo, Timing: Spread},
+		{Category: Facility, Label: "maintenance", Amount: maint, Timing: Spread},
+		{Category: Staff, Label: "operations staff", Amount: staff, Timing: Spread},
+		{Category: Residual, Label: "residual value", Amount: residual.Neg(), Timing: AtEnd},
+	}, nil
+}
+
+// Scale returns o with every money amount (purchase, salvage, energy,
+// colocation and staff cost) multiplied by k.
+func (o Owned) Scale(k decimal.Decimal) Pricing {
+	o.PurchasePerNode = o.PurchasePerNode.Mul(k)
+	o.SalvagePerNode = o.SalvagePerNode.Mul(k)
+	o.EnergyPerKWh = o.EnergyPerKWh.Mul(k)
+	o.ColocationPerKWMonth = o.ColocationPerKWMonth.Mul(k)
+	o.StaffCostPerYear = o.StaffCostPerYear.Mul(k)
+	return o
+}

@@ -1,0 +1,116 @@
+package provider
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Reserved is committed capacity: a term paid for whole, whatever the use. A
+// horizon needs ⌈Horizon/Term⌉ terms per node. A monthly rental is a
+// one-month term (see Monthly); 1- and 3-year reservations and savings plans
+// are longer terms with an upfront and a recurring part.
+//
+// The zero Reserved is invalid: Term must be positive.
+type Reserved struct {
+	// Term is the length of one commitment, e.g. Month, Year or 3*Year.
+	Term time.Duration
+	// UpfrontPerNode is paid per node at the start of each term.
+	UpfrontPerNode decimal.Decimal
+	// RecurringPerHour is paid per node for every hour of each term.
+	RecurringPerHour decimal.Decimal
+}
+
+// Monthly returns a monthly rental: a one-month term paid at its start.
+func Monthly(pricePerNodeMonth decimal.Decimal) Reserved {
+	return Reserved{Term: Month, UpfrontPerNode: pricePerNodeMonth}
+}
+
+// Mode returns "reserved".
+func (r Reserved) Mode() string { return "reserved" }
+
+// Validate reports a missing or negative term and negative amounts.
+func (r Reserved) Validate() error {
+	var p problems
+	if r.Term <= 0 {
+		p.add("Term", r.Term, ErrMissing)
+	}
+	p.money("UpfrontPerNode", r.UpfrontPerNode)
+	p.money("RecurringPerHour", r.RecurringPerHour)
+	return p.err()
+}
+
+// Terms returns the number of terms needed to cover horizon: ⌈horizon/Term⌉,
+// or zero for a non-positive horizon or term.
+func (r Reserved) Terms(horizon time.Duration) int64 {
+	if horizon <= 0 || r.Term <= 0 {
+		return 0
+	}
+	n := int64(horizon / r.Term)
+	if horizon%r.Term != 0 {
+		n++
+	}
+	return n
+}
+
+// EffectiveRatePerHour returns the cost of one node for one hour of a term:
+// UpfrontPerNode/Term + RecurringPerHour. It is zero for an invalid term.
+func (r Reserved) EffectiveRatePerHour() decimal.Decimal {
+	if r.Term <= 0 {
+		return decimal.Zero
+	}
+	return r.UpfrontPerNode.DivRound(hours(r.Term), Precision).Add(r.RecurringPerHour)
+}
+
+// Charges bills u.Nodes nodes for ⌈Horizon/Term⌉ whole terms; runs and the
+// busy fraction are ignored. Lines, all of category Commitment:
+//   - "upfront": the first term's upfront amount, Upfront;
+//   - "renewal upfront": the upfront amounts of later terms, Spread;
+//   - "recurring": the recurring amount for the horizon's hours, Spread;
+//   - "commitment beyond horizon": the recurring amount for the hours of the
+//     last term after the horizon, AtEnd.
+//
+// Lines that would be zero are omitted; with nothing held the result is one
+// zero "recurring" line.
+func (r Reserved) Charges(u Usage) ([]Charge, error) {
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	terms := r.Terms(u.Horizon)
+	nodes := decimal.NewFromInt(int64(u.Nodes))
+	if terms == 0 || u.Nodes == 0 {
+		return []Charge{{Category: Commitment, Label: "recurring", Amount: decimal.Zero, Timing: Spread}}, nil
+	}
+	var out []Charge
+	if !r.UpfrontPerNode.IsZero() {
+		out = append(out, Charge{Category: Commitment, Label: "upfront", Amount: r.UpfrontPerNode.Mul(nodes), Timing: Upfront})
+		if terms > 1 {
+			renew := r.UpfrontPerNode.Mul(nodes).Mul(decimal.NewFromInt(terms - 1))
+			out = append(out, Charge{Category: Commitment, Label: "renewal upfront", Amount: renew, Timing: Spread})
+		}
+	}
+	if !r.RecurringPerHour.IsZero() {
+		within := r.RecurringPerHour.Mul(nodes).Mul(hours(u.Horizon))
+		out = append(out, Charge{Category: Commitment, Label: "recurring", Amount: within, Timing: Spread})
+		covered := decimal.NewFromInt(int64(r.Term)).Mul(decimal.NewFromInt(terms))
+		beyondNs := covered.Sub(decimal.NewFromInt(int64(u.Horizon)))
+		if beyondNs.IsPositive() {
+			beyond := r.RecurringPerHour.Mul(nodes).Mul(hoursFromNs(beyondNs))
+			out = append(out, Charge{Category: Commitment, Label: "commitment beyond horizon", Amount: beyond, Timing: AtEnd})
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, Charge{Category: Commitment, Label: "recurring", Amount: decimal.Zero, Timing: Spread})
+	}
+	return out, nil
+}
+
+// Scale returns r with its upfront and recurring amounts multiplied by k.
+func (r Reserved) Scale(k decimal.Decimal) Pricing {
+	r.UpfrontPerNode = r.UpfrontPerNode.Mul(k)
+	r.RecurringPerHour = r.RecurringPerHour.Mul(k)
+	return r
+}

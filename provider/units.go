@@ -1,0 +1,72 @@
+package provider
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Precision is the number of decimal places kept by the package's internal
+// divisions (decimal.DivRound). Results differ from exact arithmetic by at
+// most a few units in this place per line.
+const Precision = 16
+
+// Calendar constants. A year is 365 days; a month is a twelfth of a year.
+const (
+	Year  = 8760 * time.Hour
+	Month = Year / 12
+)
+
+var (
+	nsPerHour  = decimal.NewFromInt(int64(time.Hour))
+	hoursPerYr = decimal.NewFromInt(8760)
+	hoursPerMo = decimal.NewFromInt(730)
+)
+
+// hours returns d in hours as an exact-as-possible decimal.
+func hours(d time.Duration) decimal.Decimal {
+	return decimal.NewFromInt(int64(d)).DivRound(nsPerHour, Precision)
+}
+
+// decFloat converts a validated finite float to a decimal. Callers must check
+// finiteness first: decimal.NewFromFloat panics on NaN and Inf.
+func decFloat(f float64) decimal.Decimal {
+	if !finite(f) {
+		return decimal.Zero
+	}
+	return decimal.NewFromFloat(f)
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+func indexed(prefix string, i int, field string) string {
+	return fmt.Sprintf("%s[%d].%s", prefix, i, field)
+}
+
+// checkMoney adds a problem if d is negative.
+func (p *problems) money(field string, d decimal.Decimal) {
+	if d.IsNegative() {
+		p.add(field, d.String(), ErrNegative)
+	}
+}
+
+// quantity adds a problem if f is not finite or outside [lo, hi].
+func (p *problems) quantity(field string, f, lo, hi float64) {
+	switch {
+	case !finite(f):
+		p.add(field, f, ErrNotFinite)
+	case f < 0 && lo >= 0:
+		p.add(field, f, ErrNegative)
+	case f < lo || f > hi:
+		p.add(field, f, ErrOutOfRange)
+	}
+}
+
+// duration adds a problem if d is negative.
+func (p *problems) duration(field string, d time.Duration) {
+	if d < 0 {
+		p.add(field, d, ErrNegative)
+	}
+}
