@@ -132,7 +132,7 @@ func (o Owned) Schedule() []decimal.Decimal {
 				out[y] = base.Sub(acc)
 				break
 			}
-			out[y] = base.Mul(decimal.NewFromInt(int64(n - y))).DivRound(sum, Precision)
+			out[y] = base.Mul(decimal.NewFromInt(int64(n-y))).DivRound(sum, Precision)
 			acc = acc.Add(out[y])
 		}
 	default: // StraightLine
@@ -165,7 +165,7 @@ func (o Owned) BookValue(t time.Duration) decimal.Decimal {
 	for _, d := range sched[:full] {
 		book = book.Sub(d)
 	}
-	frac := hours(t % Year).DivRound(hoursPerYr, Precision)
+	frac := hours(t%Year).DivRound(hoursPerYr, Precision)
 	return book.Sub(sched[full].Mul(frac).Round(Precision))
 }
 
