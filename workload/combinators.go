@@ -1,0 +1,277 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Sum adds curves: At(t) = Σ Terms[i].At(t). Its mean is the sum of the
+// terms' means. Terms must be non-empty and non-nil. Use Scale to weight the
+// terms and Clamp to keep the sum within [0, 1].
+type Sum struct {
+	// Terms are the curves being added.
+	Terms []Curve
+}
+
+// Add returns the Sum of first and rest in a fresh slice (rest is copied).
+func Add(first Curve, rest ...Curve) Sum {
+	return Sum{Terms: append([]Curve{first}, rest...)}
+}
+
+// At returns the sum of the terms at t, NaN if there are none or one is nil.
+func (s Sum) At(t time.Duration) float64 {
+	if len(s.Terms) == 0 {
+		return math.NaN()
+	}
+	var v float64
+	for _, c := range s.Terms {
+		if c == nil {
+			return math.NaN()
+		}
+		v += c.At(t)
+	}
+	return v
+}
+
+// Period returns the least common multiple of the terms' periods, ignoring
+// Constant terms; 0 if another term is aperiodic, if every term is Constant,
+// or if the multiple would overflow.
+func (s Sum) Period() time.Duration {
+	var p time.Duration
+	for _, c := range s.Terms {
+		if c == nil {
+			return 0
+		}
+		if _, ok := c.(Constant); ok {
+			continue
+		}
+		q := c.Period()
+		if q <= 0 {
+			return 0
+		}
+		if p == 0 {
+			p = q
+			continue
+		}
+		g := gcd(p, q)
+		m := p / g
+		if m > math.MaxInt64/q {
+			return 0
+		}
+		p = m * q
+	}
+	return p
+}
+
+func gcd(a, b time.Duration) time.Duration {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// MeanOver returns the sum of the terms' closed-form means, if all have one.
+func (s Sum) MeanOver(horizon time.Duration) (float64, bool) {
+	if len(s.Terms) == 0 {
+		return 0, false
+	}
+	var v float64
+	for _, c := range s.Terms {
+		m, ok := c.(Meaner)
+		if !ok {
+			return 0, false
+		}
+		x, ok := m.MeanOver(horizon)
+		if !ok {
+			return 0, false
+		}
+		v += x
+	}
+	return v, true
+}
+
+// Validate reports an empty sum or an invalid term.
+func (s Sum) Validate() error {
+	if len(s.Terms) == 0 {
+		return fieldErr("terms", "[]", ErrRequired, "a sum needs at least one term")
+	}
+	var errs []error
+	for i, c := range s.Terms {
+		errs = append(errs, prefixErrors(fmt.Sprintf("terms[%d]", i), validateCurve(c))...)
+	}
+	return errors.Join(errs...)
+}
+
+// Scale multiplies a curve by a constant: At(t) = Factor·Curve.At(t).
+// Factor must be finite and ≥ 0.
+type Scale struct {
+	// Curve is the curve being scaled; required.
+	Curve Curve
+	// Factor is the multiplier, finite and ≥ 0.
+	Factor float64
+}
+
+// At returns Factor·Curve.At(t), NaN without a curve.
+func (s Scale) At(t time.Duration) float64 {
+	if s.Curve == nil {
+		return math.NaN()
+	}
+	return s.Factor * s.Curve.At(t)
+}
+
+// Period returns the scaled curve's period.
+func (s Scale) Period() time.Duration {
+	if s.Curve == nil {
+		return 0
+	}
+	return s.Curve.Period()
+}
+
+// MeanOver returns Factor times the curve's closed-form mean, if it has one.
+func (s Scale) MeanOver(horizon time.Duration) (float64, bool) {
+	m, ok := s.Curve.(Meaner)
+	if !ok {
+		return 0, false
+	}
+	v, ok := m.MeanOver(horizon)
+	return s.Factor * v, ok
+}
+
+// Validate reports a missing curve or a factor that is not finite or negative.
+func (s Scale) Validate() error {
+	errs := prefixErrors("curve", validateCurve(s.Curve))
+	if err := checkQuantity("factor", s.Factor); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// Clamp bounds a curve: At(t) = min(max(Curve.At(t), Min), Max), with
+// 0 ≤ Min ≤ Max. A NaN from the curve stays NaN.
+type Clamp struct {
+	// Curve is the curve being bounded; required.
+	Curve Curve
+	// Min is the lower bound, ≥ 0.
+	Min float64
+	// Max is the upper bound, ≥ Min (typically 1).
+	Max float64
+}
+
+// At returns the clamped value at t, NaN without a curve.
+func (c Clamp) At(t time.Duration) float64 {
+	if c.Curve == nil {
+		return math.NaN()
+	}
+	return math.Min(math.Max(c.Curve.At(t), c.Min), c.Max)
+}
+
+// Period returns the clamped curve's period.
+func (c Clamp) Period() time.Duration {
+	if c.Curve == nil {
+		return 0
+	}
+	return c.Curve.Period()
+}
+
+// Validate reports a missing curve or bounds that are not 0 ≤ Min ≤ Max.
+func (c Clamp) Validate() error {
+	errs := prefixErrors("curve", validateCurve(c.Curve))
+	for _, f := range []struct {
+		n string
+		v float64
+	}{{"min", c.Min}, {"max", c.Max}} {
+		if err := checkQuantity(f.n, f.v); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if c.Min > c.Max {
+		errs = append(errs, fieldErr("max", c.Max, ErrOutOfRange, "must be ≥ min"))
+	}
+	return errors.Join(errs...)
+}
+
+// Shift moves a curve in time: At(t) = Curve.At(t + Offset). Shifting a
+// periodic curve by whole periods leaves it unchanged.
+type Shift struct {
+	// Curve is the curve being shifted; required.
+	Curve Curve
+	// Offset is added to t before evaluating Curve (positive: the curve runs ahead).
+	Offset time.Duration
+}
+
+// At returns Curve.At(t + Offset), NaN without a curve.
+func (s Shift) At(t time.Duration) float64 {
+	if s.Curve == nil {
+		return math.NaN()
+	}
+	return s.Curve.At(t + s.Offset)
+}
+
+// Period returns the shifted curve's period.
+func (s Shift) Period() time.Duration {
+	if s.Curve == nil {
+		return 0
+	}
+	return s.Curve.Period()
+}
+
+// MeanOver returns the curve's closed-form mean when the offset is a whole
+// number of its periods; otherwise ok is false.
+func (s Shift) MeanOver(horizon time.Duration) (float64, bool) {
+	m, ok := s.Curve.(Meaner)
+	if !ok {
+		return 0, false
+	}
+	if p := s.Curve.Period(); s.Offset != 0 && (p <= 0 || s.Offset%p != 0) {
+		return 0, false
+	}
+	return m.MeanOver(horizon)
+}
+
+// Validate reports a missing or invalid curve.
+func (s Shift) Validate() error { return errors.Join(prefixErrors("curve", validateCurve(s.Curve))...) }
+
+// Repeat makes a periodic curve from the first Cycle of another:
+// At(t) = Curve.At(t mod Cycle). Cycle must be > 0. Use it to turn a sampled
+// representative week (PiecewiseLinear) into a year.
+type Repeat struct {
+	// Curve is the curve whose first Cycle repeats; required.
+	Curve Curve
+	// Cycle is the length of the repeated window, > 0.
+	Cycle time.Duration
+}
+
+// At returns Curve.At(t mod Cycle), NaN without a curve or with Cycle ≤ 0.
+func (r Repeat) At(t time.Duration) float64 {
+	if r.Curve == nil || r.Cycle <= 0 {
+		return math.NaN()
+	}
+	return r.Curve.At(phase(t, r.Cycle))
+}
+
+// Period returns Cycle (0 if invalid).
+func (r Repeat) Period() time.Duration { return max(r.Cycle, 0) }
+
+// MeanOver returns the exact mean from the curve's closed-form mean, if it has one.
+func (r Repeat) MeanOver(horizon time.Duration) (float64, bool) {
+	if r.Cycle <= 0 || horizon <= 0 {
+		return 0, false
+	}
+	full, ok1 := integral(r.Curve, r.Cycle)
+	part, ok2 := integral(r.Curve, horizon%r.Cycle)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	return (float64(horizon/r.Cycle)*full + part) / hours(horizon), true
+}
+
+// Validate reports a missing curve or a cycle ≤ 0.
+func (r Repeat) Validate() error {
+	errs := prefixErrors("curve", validateCurve(r.Curve))
+	if r.Cycle <= 0 {
+		errs = append(errs, fieldErr("cycle", r.Cycle, ErrZeroPeriod, ""))
+	}
+	return errors.Join(errs...)
+}

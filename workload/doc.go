@@ -1,0 +1,38 @@
+// Package workload describes what must run: workloads, their requirements,
+// interruption tolerance, data and setup effort, and the demand curves of
+// services.
+//
+// The package is a leaf: it imports nothing else from gputco. GPU models are
+// plain strings that match the provider catalog ("H100 SXM", "A100 80GB",
+// "H200", "V100", "L40S", "RTX 4090"); isolation and fabric are this
+// package's own enumerations, ordered like the provider package's.
+//
+// # Workloads
+//
+// A [Workload] is either a finite job (Demand == nil, WorkGPUHours > 0, GPUs
+// is the gang size) or a service (Demand != nil, GPUs is the number of GPUs at
+// peak demand, Horizon > 0). Work is measured in reference GPU-hours: one hour
+// of one GPU whose speed factor is 1 (the H100 SXM by default, see
+// [DefaultSpeedFactors]). [Workload.Validate] returns every problem at once.
+// Workloads and scenarios (lists of workloads) load from and save to JSON
+// with durations as Go duration strings ("720h0m0s") and money as decimal
+// strings.
+//
+// # Curves
+//
+// A [Curve] gives demand over time as a fraction of the workload's peak GPUs.
+// Time t is measured from the start of the horizon; t = 0 is a Monday 00:00
+// for the curves that care about the day of the week. Built-ins: [Constant],
+// [Diurnal], [Weekly], [Steps], [PiecewiseLinear] (see also [ReadSamplesCSV]),
+// [Growth], and the combinators [Sum], [Scale], [Clamp], [Shift] and
+// [Repeat]. Any type with the two methods of [Curve] is a curve.
+//
+// # Analysis
+//
+// [Mean], [Peak], [Quantile], [LoadDuration], [HoursAbove] and [Discretize]
+// answer the questions the tco and placement packages ask of a curve. They
+// sample the curve on a grid ([Sample] returns a [Profile] for repeated
+// questions), use closed forms where a curve offers one ([Meaner]) and gonum
+// for the numerics. They return errors, never panic, for NaN, infinite or
+// negative demand and for invalid curve parameters.
+package workload

@@ -1,0 +1,262 @@
+package workload
+
+import "fmt"
+
+// Kind is what a workload does. The zero value is not a valid kind: every
+// workload must say what it is.
+type Kind int
+
+// Workload kinds.
+const (
+	// Training is a (pre-)training run: long, large gangs, checkpointed.
+	Training Kind = iota + 1
+	// FineTuning adapts a trained model: hours to days, a few nodes.
+	FineTuning
+	// Inference serves requests; its demand follows a curve.
+	Inference
+	// Batch is offline throughput work (embedding, evaluation, rendering).
+	Batch
+	// Development is interactive use: notebooks, debugging.
+	Development
+)
+
+// kindNames returns the names indexed by value (a function, so no package state is mutable).
+func kindNames() []string {
+	return []string{Training: "training", FineTuning: "fine-tuning", Inference: "inference", Batch: "batch", Development: "development"}
+}
+
+// String returns the lower-case name ("training", "fine-tuning", "inference",
+// "batch", "development"), or "kind(n)" for an invalid value.
+func (k Kind) String() string { return enumString(kindNames(), int(k), "kind") }
+
+// Valid reports whether k is one of the defined kinds.
+func (k Kind) Valid() bool { return enumValid(kindNames(), int(k)) }
+
+// MarshalText encodes k as its name; an invalid kind is an error wrapping ErrUnknownName.
+func (k Kind) MarshalText() ([]byte, error) { return enumMarshal(kindNames(), int(k), "kind") }
+
+// UnmarshalText decodes a name produced by MarshalText; an unknown name is an
+// error wrapping ErrUnknownName and leaves k unchanged.
+func (k *Kind) UnmarshalText(b []byte) error {
+	v, err := enumParse(kindNames(), string(b), "kind")
+	if err == nil {
+		*k = Kind(v)
+	}
+	return err
+}
+
+// Isolation is the degree of separation from other tenants that a workload
+// needs. The order matches the provider package: Shared < Dedicated <
+// Physical, and an offer satisfies a requirement when its isolation is at
+// least the required one. The zero value, Shared, is the weakest requirement.
+type Isolation int
+
+// Isolation levels, weakest first.
+const (
+	// Shared: a virtual machine or container on a node shared with other tenants.
+	Shared Isolation = iota
+	// Dedicated: a whole node reserved for one tenant, virtualised.
+	Dedicated
+	// Physical: bare metal or own hardware under the tenant's physical control.
+	Physical
+)
+
+// isolationNames returns the names indexed by value (a function, so no package state is mutable).
+func isolationNames() []string {
+	return []string{Shared: "shared", Dedicated: "dedicated", Physical: "physical"}
+}
+
+// String returns "shared", "dedicated" or "physical", or "isolation(n)" if invalid.
+func (i Isolation) String() string { return enumString(isolationNames(), int(i), "isolation") }
+
+// Valid reports whether i is one of the defined levels.
+func (i Isolation) Valid() bool { return enumValid(isolationNames(), int(i)) }
+
+// MarshalText encodes i as its name; an invalid level is an error wrapping ErrUnknownName.
+func (i Isolation) MarshalText() ([]byte, error) {
+	return enumMarshal(isolationNames(), int(i), "isolation")
+}
+
+// UnmarshalText decodes a name produced by MarshalText; an unknown name is an
+// error wrapping ErrUnknownName and leaves i unchanged.
+func (i *Isolation) UnmarshalText(b []byte) error {
+	v, err := enumParse(isolationNames(), string(b), "isolation")
+	if err == nil {
+		*i = Isolation(v)
+	}
+	return err
+}
+
+// Fabric is a node-to-node interconnect. The order matches the provider
+// package: None < Ethernet < RoCE < InfiniBand. The zero value, None, means
+// "no requirement" when used as a minimum.
+type Fabric int
+
+// Fabrics, slowest first.
+const (
+	// None: no interconnect between nodes worth speaking of.
+	None Fabric = iota
+	// Ethernet: plain TCP/IP Ethernet.
+	Ethernet
+	// RoCE: RDMA over converged Ethernet.
+	RoCE
+	// InfiniBand: InfiniBand RDMA fabric.
+	InfiniBand
+)
+
+// fabricNames returns the names indexed by value (a function, so no package state is mutable).
+func fabricNames() []string {
+	return []string{None: "none", Ethernet: "ethernet", RoCE: "roce", InfiniBand: "infiniband"}
+}
+
+// String returns "none", "ethernet", "roce" or "infiniband", or "fabric(n)" if invalid.
+func (f Fabric) String() string { return enumString(fabricNames(), int(f), "fabric") }
+
+// Valid reports whether f is one of the defined fabrics.
+func (f Fabric) Valid() bool { return enumValid(fabricNames(), int(f)) }
+
+// MarshalText encodes f as its name; an invalid fabric is an error wrapping ErrUnknownName.
+func (f Fabric) MarshalText() ([]byte, error) { return enumMarshal(fabricNames(), int(f), "fabric") }
+
+// UnmarshalText decodes a name produced by MarshalText; an unknown name is an
+// error wrapping ErrUnknownName and leaves f unchanged.
+func (f *Fabric) UnmarshalText(b []byte) error {
+	v, err := enumParse(fabricNames(), string(b), "fabric")
+	if err == nil {
+		*f = Fabric(v)
+	}
+	return err
+}
+
+// Tolerance is how a workload copes with being interrupted (spot
+// preemption, node failure). The zero value, NoTolerance, is the safe
+// default: the workload cannot run on interruptible capacity.
+type Tolerance int
+
+// Interruption tolerances.
+const (
+	// NoTolerance: an interruption loses all work; spot is not an option.
+	NoTolerance Tolerance = iota
+	// Checkpointed: the job writes checkpoints and resumes from the last one,
+	// losing the work since and paying the restart time.
+	Checkpointed
+	// Stateless: any replica can be replaced; an interruption costs only the restart.
+	Stateless
+)
+
+// toleranceNames returns the names indexed by value (a function, so no package state is mutable).
+func toleranceNames() []string {
+	return []string{NoTolerance: "none", Checkpointed: "checkpointed", Stateless: "stateless"}
+}
+
+// String returns "none", "checkpointed" or "stateless", or "tolerance(n)" if invalid.
+func (t Tolerance) String() string { return enumString(toleranceNames(), int(t), "tolerance") }
+
+// Valid reports whether t is one of the defined tolerances.
+func (t Tolerance) Valid() bool { return enumValid(toleranceNames(), int(t)) }
+
+// MarshalText encodes t as its name; an invalid tolerance is an error wrapping ErrUnknownName.
+func (t Tolerance) MarshalText() ([]byte, error) {
+	return enumMarshal(toleranceNames(), int(t), "tolerance")
+}
+
+// UnmarshalText decodes a name produced by MarshalText; an unknown name is an
+// error wrapping ErrUnknownName and leaves t unchanged.
+func (t *Tolerance) UnmarshalText(b []byte) error {
+	v, err := enumParse(toleranceNames(), string(b), "tolerance")
+	if err == nil {
+		*t = Tolerance(v)
+	}
+	return err
+}
+
+// BelowFabric is the policy for an offer whose fabric (or bandwidth) is below
+// the interconnect requirement of a multi-node gang. The zero value,
+// Incompatible, excludes such offers.
+type BelowFabric int
+
+// Below-fabric policies.
+const (
+	// Incompatible: the offer cannot run the workload.
+	Incompatible BelowFabric = iota
+	// Slower: the offer can run it at a reduced efficiency
+	// (Interconnect.Efficiency of the full speed).
+	Slower
+)
+
+// belowFabricNames returns the names indexed by value (a function, so no package state is mutable).
+func belowFabricNames() []string { return []string{Incompatible: "incompatible", Slower: "slower"} }
+
+// String returns "incompatible" or "slower", or "below_fabric(n)" if invalid.
+func (b BelowFabric) String() string { return enumString(belowFabricNames(), int(b), "below_fabric") }
+
+// Valid reports whether b is one of the defined policies.
+func (b BelowFabric) Valid() bool { return enumValid(belowFabricNames(), int(b)) }
+
+// MarshalText encodes b as its name; an invalid policy is an error wrapping ErrUnknownName.
+func (b BelowFabric) MarshalText() ([]byte, error) {
+	return enumMarshal(belowFabricNames(), int(b), "below_fabric")
+}
+
+// UnmarshalText decodes a name produced by MarshalText; an unknown name is an
+// error wrapping ErrUnknownName and leaves b unchanged.
+func (b *BelowFabric) UnmarshalText(t []byte) error {
+	v, err := enumParse(belowFabricNames(), string(t), "below_fabric")
+	if err == nil {
+		*b = BelowFabric(v)
+	}
+	return err
+}
+
+// ParseKind returns the Kind named s (as produced by Kind.String).
+func ParseKind(s string) (Kind, error) {
+	var k Kind
+	err := k.UnmarshalText([]byte(s))
+	return k, err
+}
+
+// ParseIsolation returns the Isolation named s (as produced by Isolation.String).
+func ParseIsolation(s string) (Isolation, error) {
+	var i Isolation
+	err := i.UnmarshalText([]byte(s))
+	return i, err
+}
+
+// ParseFabric returns the Fabric named s (as produced by Fabric.String).
+func ParseFabric(s string) (Fabric, error) {
+	var f Fabric
+	err := f.UnmarshalText([]byte(s))
+	return f, err
+}
+
+// ParseTolerance returns the Tolerance named s (as produced by Tolerance.String).
+func ParseTolerance(s string) (Tolerance, error) {
+	var t Tolerance
+	err := t.UnmarshalText([]byte(s))
+	return t, err
+}
+
+func enumValid(names []string, v int) bool { return v >= 0 && v < len(names) && names[v] != "" }
+
+func enumString(names []string, v int, what string) string {
+	if enumValid(names, v) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", what, v)
+}
+
+func enumMarshal(names []string, v int, what string) ([]byte, error) {
+	if !enumValid(names, v) {
+		return nil, fmt.Errorf("%w: %s %d", ErrUnknownName, what, v)
+	}
+	return []byte(names[v]), nil
+}
+
+func enumParse(names []string, s, what string) (int, error) {
+	for i, n := range names {
+		if n != "" && n == s {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: %s %q", ErrUnknownName, what, s)
+}

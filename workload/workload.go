@@ -1,0 +1,395 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// ReferenceModel is the GPU model whose speed factor is 1 by default: one
+// reference GPU-hour is one hour of this GPU.
+const ReferenceModel = "H100 SXM"
+
+// Workload is something that must run: a finite job or a service.
+//
+// A finite job has Demand == nil, WorkGPUHours > 0 and GPUs = the gang size
+// (GPUs that must run together). A service has Demand != nil, WorkGPUHours ==
+// 0, GPUs = the GPUs needed at peak demand (Demand = 1) and Horizon > 0; at
+// time t it needs GPUs·Demand.At(t) GPUs.
+//
+// The zero value is not a valid workload (Name, Kind and GPUs are required).
+// A Workload is a value: methods never mutate it; it is safe for concurrent
+// reads if its Demand curve is.
+type Workload struct {
+	// Name identifies the workload; required, unique within a scenario.
+	Name string
+	// Kind says what the workload does; required.
+	Kind Kind
+	// GPUs is the gang size of a finite job or the peak GPUs of a service; > 0.
+	GPUs int
+	// Demand is the demand curve of a service as a fraction of GPUs, in [0, 1]
+	// over the horizon; nil for a finite job.
+	Demand Curve
+	// WorkGPUHours is the total work of a finite job in reference GPU-hours
+	// (hours of a GPU with speed factor 1); 0 for a service.
+	WorkGPUHours float64
+	// Horizon is the period over which the workload is costed, from its start.
+	// Required (> 0) for a service; for a finite job zero means "until done".
+	Horizon time.Duration
+	// Deadline is the latest completion time of a finite job, measured from
+	// its start; zero means no deadline. A deadline shorter than the work at
+	// full speed is not a validation error: tco reports it.
+	Deadline time.Duration
+	// CostOfDelayPerDay is the cost (in the catalog's currency) of each day
+	// the job finishes after its deadline, or of each day of delay in
+	// starting a service; zero means none. Must be ≥ 0.
+	CostOfDelayPerDay decimal.Decimal
+	// Requirements restrict the offers that can run the workload.
+	Requirements Requirements
+	// Interruption says how the workload copes with preemption and failure.
+	Interruption Interruption
+	// Data describes the data the workload reads and writes.
+	Data Data
+	// Setup is the effort to make the environment work.
+	Setup Setup
+}
+
+// IsService reports whether w is a service (it has a demand curve).
+func (w Workload) IsService() bool { return w.Demand != nil }
+
+// Requirements restrict the offers that can run a workload. The zero value
+// accepts every model of the default speed table on any fabric, isolation and
+// jurisdiction.
+type Requirements struct {
+	// MinMemoryGiB is the minimum memory per GPU in GiB; 0 = no minimum.
+	MinMemoryGiB float64
+	// Models maps each acceptable GPU model (catalog names such as
+	// "H100 SXM") to its speed factor for this workload, relative to the
+	// reference (1 = as fast as the reference GPU). Empty means every model of
+	// DefaultSpeedFactors is acceptable with its default factor. Factors must
+	// be finite and > 0.
+	Models map[string]float64
+	// Interconnect is the minimum node-to-node interconnect for a gang that
+	// spans nodes; it does not apply to single-node work.
+	Interconnect Interconnect
+	// MinIsolation is the weakest acceptable isolation; the zero value, Shared, accepts all.
+	MinIsolation Isolation
+	// Jurisdictions lists the jurisdictions (for example "EU", "US", "DE")
+	// where the workload and its data may run; empty = anywhere.
+	Jurisdictions []string
+}
+
+// Interconnect is the minimum interconnect of a multi-node gang. The zero
+// value is no requirement.
+type Interconnect struct {
+	// Fabric is the slowest acceptable fabric; None = no requirement.
+	Fabric Fabric
+	// Gbps is the minimum node-to-node bandwidth per node in Gbit/s; 0 = no minimum.
+	Gbps float64
+	// BelowFabric is what happens on an offer below Fabric or Gbps:
+	// Incompatible (the zero value) excludes it, Slower runs at Efficiency.
+	BelowFabric BelowFabric
+	// Efficiency is the fraction of full speed kept on a slower interconnect,
+	// in (0, 1]; used, and required, only when BelowFabric == Slower.
+	Efficiency float64
+}
+
+// Interruption is the interruption tolerance of a workload. The zero value
+// tolerates no interruption.
+type Interruption struct {
+	// Tolerance is none, checkpointed or stateless.
+	Tolerance Tolerance
+	// CheckpointTime is the time to write one checkpoint (δ in Daly's
+	// formula); required (> 0) when Tolerance == Checkpointed.
+	CheckpointTime time.Duration
+	// RestartTime is the time to resume after an interruption (R):
+	// reprovisioning, loading the checkpoint or model, warming up. ≥ 0.
+	RestartTime time.Duration
+	// CheckpointInterval is a fixed interval between checkpoints (τ); zero
+	// means "use the optimal interval" (tco computes Daly's estimate).
+	CheckpointInterval time.Duration
+}
+
+// Data describes the data a workload moves. The zero value is a workload
+// without data to speak of.
+type Data struct {
+	// DatasetGB is the size of the input dataset in GB (10⁹ bytes); ≥ 0.
+	DatasetGB float64
+	// Location is where the dataset lives now; moving it elsewhere costs
+	// egress at the source and transfer time. Zero value: nowhere in particular
+	// (no transfer charged).
+	Location Location
+	// CheckpointGB is the size of one checkpoint in GB; ≥ 0.
+	CheckpointGB float64
+	// EgressGBPerMonth is the data the workload sends out per month in GB
+	// (results, responses, replication); ≥ 0.
+	EgressGBPerMonth float64
+}
+
+// Location is a place where data lives: a provider and a region. Both are
+// free-form strings matching the catalog; empty Provider means unknown.
+type Location struct {
+	// Provider is the provider name as in the catalog (for example "aws", "on-prem").
+	Provider string
+	// Region is the provider's region name.
+	Region string
+}
+
+// Setup is the effort to make a workload's environment work on a new offer.
+// The offer's hidden-cost profile may override it per provider kind.
+type Setup struct {
+	// EngineerHours is the engineer time to set up the environment; ≥ 0.
+	EngineerHours float64
+}
+
+// defaultModels lists the default speed table: relative dense BF16 TFLOPS
+// (V100: tensor FP16) against the H100 SXM's 989.
+func defaultModels() []struct {
+	model  string
+	tflops float64
+} {
+	return []struct {
+		model  string
+		tflops float64
+	}{
+		{"H100 SXM", 989},
+		{"H200", 989},
+		{"A100 80GB", 312},
+		{"V100", 125},
+		{"L40S", 362},
+		{"RTX 4090", 165},
+	}
+}
+
+// DefaultSpeedFactors returns a fresh map of the default speed factors: each
+// model's dense BF16 TFLOPS (tensor FP16 for the V100) divided by the H100
+// SXM's 989, so H100 SXM and H200 are 1, A100 80GB ≈ 0.315, V100 ≈ 0.126,
+// L40S ≈ 0.366 and RTX 4090 ≈ 0.167. The caller may modify the map.
+func DefaultSpeedFactors() map[string]float64 {
+	ms := defaultModels()
+	m := make(map[string]float64, len(ms))
+	for _, e := range ms {
+		m[e.model] = e.tflops / 989
+	}
+	return m
+}
+
+func defaultSpeed(model string) (float64, bool) {
+	for _, e := range defaultModels() {
+		if e.model == model {
+			return e.tflops / 989, true
+		}
+	}
+	return 0, false
+}
+
+// SpeedFactor returns the speed of model for this workload relative to the
+// reference GPU and whether the model is acceptable. With an empty Models
+// list every model of DefaultSpeedFactors is acceptable at its default factor.
+func (r Requirements) SpeedFactor(model string) (float64, bool) {
+	if len(r.Models) == 0 {
+		return defaultSpeed(model)
+	}
+	f, ok := r.Models[model]
+	return f, ok
+}
+
+// AllowsJurisdiction reports whether the workload may run in jurisdiction j:
+// true when Jurisdictions is empty or lists j.
+func (r Requirements) AllowsJurisdiction(j string) bool {
+	if len(r.Jurisdictions) == 0 {
+		return true
+	}
+	for _, a := range r.Jurisdictions {
+		if a == j {
+			return true
+		}
+	}
+	return false
+}
+
+// Validate returns nil if w is valid, otherwise the errors.Join of every
+// problem found, each a *FieldError naming the field (JSON path) and the bad
+// value and wrapping one of the package's sentinels. It never panics and
+// does not modify w. A service's demand curve is checked with the curve's own
+// Validate method if it has one and sampled over the horizon (hourly
+// resolution or finer): NaN, infinite, negative or above-1 demand is an error.
+func (w Workload) Validate() error {
+	var errs []error
+	add := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if w.Name == "" {
+		add(fieldErr("name", `""`, ErrRequired, ""))
+	}
+	if !w.Kind.Valid() {
+		add(fieldErr("kind", w.Kind, ErrUnknownName, "training, fine-tuning, inference, batch or development"))
+	}
+	if w.GPUs <= 0 {
+		add(fieldErr("gpus", w.GPUs, ErrOutOfRange, "must be > 0"))
+	}
+	add(checkDuration("horizon", w.Horizon))
+	add(checkDuration("deadline", w.Deadline))
+	if w.CostOfDelayPerDay.IsNegative() {
+		add(fieldErr("cost_of_delay_per_day", w.CostOfDelayPerDay, ErrNegative, ""))
+	}
+	if w.Demand == nil {
+		if err := checkQuantity("work_gpu_hours", w.WorkGPUHours); err != nil {
+			add(err)
+		} else if w.WorkGPUHours == 0 {
+			add(fieldErr("work_gpu_hours", w.WorkGPUHours, ErrRequired, "a finite job needs work > 0, a service a demand curve"))
+		}
+	} else {
+		if w.WorkGPUHours != 0 {
+			add(fieldErr("work_gpu_hours", w.WorkGPUHours, ErrConflict, "a service with a demand curve has no finite work"))
+		}
+		if w.Horizon <= 0 {
+			add(fieldErr("horizon", w.Horizon, ErrZeroPeriod, "a service needs a horizon > 0"))
+		} else {
+			add(validateDemand(w.Demand, w.Horizon))
+		}
+	}
+	errs = append(errs, prefixErrors("requirements", w.Requirements.Validate())...)
+	errs = append(errs, prefixErrors("interruption", w.Interruption.Validate())...)
+	errs = append(errs, prefixErrors("data", w.Data.Validate())...)
+	if err := checkQuantity("engineer_hours", w.Setup.EngineerHours); err != nil {
+		errs = append(errs, prefixErrors("setup", err)...)
+	}
+	return errors.Join(errs...)
+}
+
+// validateDemand checks a service's demand curve over the horizon.
+func validateDemand(c Curve, horizon time.Duration) error {
+	if v, ok := c.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			return prefixErrors("demand", err)[0]
+		}
+	}
+	n := int(math.Ceil(float64(horizon) / float64(time.Hour)))
+	p, err := Sample(c, horizon, min(max(n, 1), MaxSamples))
+	if err != nil {
+		return fieldErr("demand", fmt.Sprintf("%T", c), ErrDemand, err.Error())
+	}
+	if pk := p.Peak(); pk > 1+1e-9 {
+		return fieldErr("demand", pk, ErrDemand, "peak above 1: demand is a fraction of the workload's GPUs")
+	}
+	return nil
+}
+
+// Validate returns the errors.Join of every problem in r (nil if none), each
+// a *FieldError with JSON field names relative to r.
+func (r Requirements) Validate() error {
+	var errs []error
+	if err := checkQuantity("min_memory_gib", r.MinMemoryGiB); err != nil {
+		errs = append(errs, err)
+	}
+	names := make([]string, 0, len(r.Models))
+	for m := range r.Models {
+		names = append(names, m)
+	}
+	sort.Strings(names) // deterministic error order
+	for _, m := range names {
+		f := r.Models[m]
+		field := fmt.Sprintf("models[%s]", m)
+		switch {
+		case m == "":
+			errs = append(errs, fieldErr("models", `""`, ErrRequired, "model name"))
+		case math.IsNaN(f) || math.IsInf(f, 0):
+			errs = append(errs, fieldErr(field, f, ErrNotFinite, ""))
+		case f <= 0:
+			errs = append(errs, fieldErr(field, f, ErrOutOfRange, "speed factor must be > 0"))
+		}
+	}
+	if !r.Interconnect.Fabric.Valid() {
+		errs = append(errs, fieldErr("interconnect.fabric", r.Interconnect.Fabric, ErrUnknownName, ""))
+	}
+	if err := checkQuantity("interconnect.gbps", r.Interconnect.Gbps); err != nil {
+		errs = append(errs, err)
+	}
+	switch r.Interconnect.BelowFabric {
+	case Incompatible:
+	case Slower:
+		e := r.Interconnect.Efficiency
+		if math.IsNaN(e) || math.IsInf(e, 0) {
+			errs = append(errs, fieldErr("interconnect.efficiency", e, ErrNotFinite, ""))
+		} else if e <= 0 || e > 1 {
+			errs = append(errs, fieldErr("interconnect.efficiency", e, ErrOutOfRange, "must be in (0, 1] when below_fabric is slower"))
+		}
+	default:
+		errs = append(errs, fieldErr("interconnect.below_fabric", r.Interconnect.BelowFabric, ErrUnknownName, ""))
+	}
+	if !r.MinIsolation.Valid() {
+		errs = append(errs, fieldErr("min_isolation", r.MinIsolation, ErrUnknownName, ""))
+	}
+	seen := make(map[string]bool, len(r.Jurisdictions))
+	for i, j := range r.Jurisdictions {
+		field := fmt.Sprintf("jurisdictions[%d]", i)
+		switch {
+		case j == "":
+			errs = append(errs, fieldErr(field, `""`, ErrRequired, ""))
+		case seen[j]:
+			errs = append(errs, fieldErr(field, j, ErrDuplicate, ""))
+		}
+		seen[j] = true
+	}
+	return errors.Join(errs...)
+}
+
+// Validate returns the errors.Join of every problem in i (nil if none).
+func (i Interruption) Validate() error {
+	var errs []error
+	if !i.Tolerance.Valid() {
+		errs = append(errs, fieldErr("tolerance", i.Tolerance, ErrUnknownName, ""))
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"checkpoint_time", i.CheckpointTime}, {"restart_time", i.RestartTime}, {"checkpoint_interval", i.CheckpointInterval}} {
+		if err := checkDuration(d.name, d.v); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if i.Tolerance == Checkpointed && i.CheckpointTime == 0 {
+		errs = append(errs, fieldErr("checkpoint_time", i.CheckpointTime, ErrRequired, "a checkpointed workload needs a checkpoint time > 0"))
+	}
+	return errors.Join(errs...)
+}
+
+// Validate returns the errors.Join of every problem in d (nil if none).
+func (d Data) Validate() error {
+	var errs []error
+	for _, q := range []struct {
+		name string
+		v    float64
+	}{{"dataset_gb", d.DatasetGB}, {"checkpoint_gb", d.CheckpointGB}, {"egress_gb_per_month", d.EgressGBPerMonth}} {
+		if err := checkQuantity(q.name, q.v); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkQuantity reports a NaN, infinite or negative quantity.
+func checkQuantity(field string, v float64) error {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fieldErr(field, v, ErrNotFinite, "")
+	case v < 0:
+		return fieldErr(field, v, ErrNegative, "")
+	}
+	return nil
+}
+
+// checkDuration reports a negative duration.
+func checkDuration(field string, d time.Duration) error {
+	if d < 0 {
+		return fieldErr(field, d, ErrNegative, "")
+	}
+	return nil
+}
