@@ -76,7 +76,7 @@ func (p Profile) Quantile(q float64) (float64, error) {
 func (p Profile) LoadDuration() []float64 {
 	s := slices.Clone(p.Values)
 	slices.Sort(s)
-	floats.Reverse(s)
+	slices.Reverse(s)
 	return s
 }
 
@@ -245,7 +245,7 @@ func LoadDuration(c Curve, horizon time.Duration, n int) ([]float64, error) {
 		return nil, err
 	}
 	slices.Sort(p.Values) // p.Values is ours: sort in place
-	floats.Reverse(p.Values)
+	slices.Reverse(p.Values)
 	return p.Values, nil
 }
 

@@ -88,14 +88,14 @@ func (i *Isolation) UnmarshalText(b []byte) error {
 }
 
 // Fabric is a node-to-node interconnect. The order matches the provider
-// package: None < Ethernet < RoCE < InfiniBand. The zero value, None, means
+// package: NoFabric < Ethernet < RoCE < InfiniBand. The zero value, NoFabric, means
 // "no requirement" when used as a minimum.
 type Fabric int
 
 // Fabrics, slowest first.
 const (
-	// None: no interconnect between nodes worth speaking of.
-	None Fabric = iota
+	// NoFabric: no usable inter-node network (single-node only).
+	NoFabric Fabric = iota
 	// Ethernet: plain TCP/IP Ethernet.
 	Ethernet
 	// RoCE: RDMA over converged Ethernet.
@@ -106,7 +106,7 @@ const (
 
 // fabricNames returns the names indexed by value (a function, so no package state is mutable).
 func fabricNames() []string {
-	return []string{None: "none", Ethernet: "ethernet", RoCE: "roce", InfiniBand: "infiniband"}
+	return []string{NoFabric: "none", Ethernet: "ethernet", RoCE: "roce", InfiniBand: "infiniband"}
 }
 
 // String returns "none", "ethernet", "roce" or "infiniband", or "fabric(n)" if invalid.

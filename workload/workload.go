@@ -86,7 +86,7 @@ type Requirements struct {
 // Interconnect is the minimum interconnect of a multi-node gang. The zero
 // value is no requirement.
 type Interconnect struct {
-	// Fabric is the slowest acceptable fabric; None = no requirement.
+	// Fabric is the slowest acceptable fabric; NoFabric = no requirement.
 	Fabric Fabric
 	// Gbps is the minimum node-to-node bandwidth per node in Gbit/s; 0 = no minimum.
 	Gbps float64
