@@ -1,0 +1,75 @@
+package tco
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/workload"
+)
+
+// Compatible answers three separate questions about running w on o and
+// returns nil when all three are yes, otherwise every failed answer joined,
+// each a *CompatibilityError whose Check says which question failed:
+//   - requirements (ErrIncompatible): an acceptable GPU model, enough GPU
+//     memory, for a gang that spans nodes an interconnect at least as good as
+//     required (unless the workload accepts a slower one), isolation at least
+//     the minimum, an allowed jurisdiction, and no spot for work that
+//     tolerates no interruption;
+//   - fit (ErrDoesNotFit): the nodes the gang — or a service's peak — needs
+//     are within the offer's maximum nodes;
+//   - offered (ErrNotOffered): the fill probability is above zero.
+//
+// Compatible does not validate w or o; Evaluate does.
+func Compatible(w workload.Workload, o provider.Offer) error {
+	var errs []error
+	fail := func(c Check, format string, args ...any) {
+		errs = append(errs, &CompatibilityError{Workload: w.Name, Offer: o.ID, Check: c, Reason: fmt.Sprintf(format, args...)})
+	}
+	r := w.Requirements
+	if _, ok := r.SpeedFactor(o.GPU.Model); !ok {
+		fail(CheckRequirements, "GPU model %q is not acceptable", o.GPU.Model)
+	}
+	if o.GPU.MemoryGiB < r.MinMemoryGiB {
+		fail(CheckRequirements, "GPU memory %g GiB < required %g GiB", o.GPU.MemoryGiB, r.MinMemoryGiB)
+	}
+	nodes := o.NodesFor(w.GPUs)
+	if nodes > 1 && !interconnectOK(r.Interconnect, o.Interconnect) && r.Interconnect.BelowFabric != workload.Slower {
+		fail(CheckRequirements, "gang of %d nodes needs %s at %g Gbps, offer has %s at %g Gbps",
+			nodes, r.Interconnect.Fabric, r.Interconnect.Gbps, o.Interconnect.Fabric, o.Interconnect.GbpsPerNode)
+	}
+	// provider.Isolation and workload.Isolation share their order and values.
+	if int(o.Isolation) < int(r.MinIsolation) {
+		fail(CheckRequirements, "isolation %s below required %s", o.Isolation, r.MinIsolation)
+	}
+	if !r.AllowsJurisdiction(o.Jurisdiction) {
+		fail(CheckRequirements, "jurisdiction %q not allowed (allowed: %v)", o.Jurisdiction, r.Jurisdictions)
+	}
+	if _, spot := spotOf(o.Pricing); spot && w.Interruption.Tolerance == workload.NoTolerance {
+		fail(CheckRequirements, "spot capacity for work that tolerates no interruption")
+	}
+	if limit := o.Availability.MaxNodes; limit > 0 && nodes > limit {
+		fail(CheckFit, "needs %d nodes, offer has at most %d", nodes, limit)
+	}
+	if !(o.Availability.FillProbability > 0) {
+		fail(CheckOffered, "fill probability is zero")
+	}
+	return errors.Join(errs...)
+}
+
+// interconnectOK reports whether the offer's interconnect meets the
+// requirement. provider.Fabric and workload.Fabric share their order and values.
+func interconnectOK(req workload.Interconnect, ic provider.Interconnect) bool {
+	return int(ic.Fabric) >= int(req.Fabric) && ic.GbpsPerNode >= req.Gbps
+}
+
+// spotOf returns the Spot pricing inside p (also inside a Credit).
+func spotOf(p provider.Pricing) (provider.Spot, bool) {
+	switch v := p.(type) {
+	case provider.Spot:
+		return v, true
+	case provider.Credit:
+		return spotOf(v.Base)
+	}
+	return provider.Spot{}, false
+}

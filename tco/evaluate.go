@@ -1,0 +1,394 @@
+package tco
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/workload"
+	"github.com/shopspring/decimal"
+)
+
+// stage is one effect priced as the difference it makes to the bill.
+type stage struct {
+	category provider.Category
+	label    string
+	usage    provider.Usage
+}
+
+// evaluation is the state of one Evaluate call.
+type evaluation struct {
+	w   workload.Workload
+	o   provider.Offer
+	a   Assumptions
+	rep Report
+	// stages[0] is the base usage; later stages add one effect each.
+	stages []stage
+	// setupHours is the engineer (and GPU-holding) time of setup.
+	setupHours float64
+	// holdHours is the final time capacity is held, for time-based lines.
+	holdHours float64
+}
+
+// Evaluate returns the full cost of running w on o under a.
+//
+// A finite job runs its gang of w.GPUs on ⌈GPUs/GPUsPerNode⌉ nodes for
+// WorkGPUHours/(speed·GPUs·efficiency) hours (speed from the workload's
+// requirements, efficiency below 1 only on an interconnect slower than
+// required), stretched by spot preemptions and node failures per Daly's
+// checkpoint/restart model (checkpointed work, at the workload's fixed
+// interval or Daly's optimum), by restarts only (stateless work), or by
+// restarts from scratch (work that tolerates no interruption). A service holds
+// the nodes its demand curve needs in every sampled slice: pay-as-you-go
+// offers bill the runs of each node, committed and owned offers bill the
+// nodes that cover the peak, and owned servers burn power by utilization.
+//
+// Each effect is priced as the difference it makes to the offer's bill and
+// shown as its own line: inefficiency, preemption, recovery and setup GPU
+// time. The other hidden costs — setup engineering, data transfer, storage,
+// staff, platform fees, exit and delay — are priced from the offer's
+// hidden-cost profile. Report.Total is exactly the sum of the lines.
+//
+// Evaluate validates w, o and a, and checks Compatible; it returns every
+// problem joined. It does not modify its arguments.
+func Evaluate(w workload.Workload, o provider.Offer, a Assumptions) (Report, error) {
+	if err := errors.Join(w.Validate(), o.Validate(), a.Validate()); err != nil {
+		return Report{}, err
+	}
+	if err := Compatible(w, o); err != nil {
+		return Report{}, err
+	}
+	e := &evaluation{w: w, o: o, a: a}
+	e.rep = Report{Workload: w.Name, Offer: o.ID, Currency: o.Currency, Deadline: w.Deadline,
+		DiscountRatePerYear: a.DiscountRatePerYear}
+	speed, _ := w.Requirements.SpeedFactor(o.GPU.Model)
+	e.rep.Derivation.SpeedFactor = speed
+	e.rep.Derivation.Efficiency = 1
+	e.rep.Derivation.GPUsPerNode = o.GPUsPerNode
+	e.setupHours = w.Setup.EngineerHours
+	if o.Hidden.SetupHours > 0 {
+		e.setupHours = o.Hidden.SetupHours
+	}
+	e.rep.Derivation.SetupHours = e.setupHours
+
+	var err error
+	if w.IsService() {
+		err = e.service()
+	} else {
+		err = e.job(speed)
+	}
+	if err != nil {
+		return Report{}, err
+	}
+	if err := e.price(); err != nil {
+		return Report{}, err
+	}
+	return e.rep, nil
+}
+
+// fixedHorizon returns the horizon set by the assumptions or the workload.
+func (e *evaluation) fixedHorizon() time.Duration {
+	if e.a.Horizon > 0 {
+		return e.a.Horizon
+	}
+	return e.w.Horizon
+}
+
+func (e *evaluation) job(speed float64) error {
+	w, o := e.w, e.o
+	nodes := o.NodesFor(w.GPUs)
+	d := &e.rep.Derivation
+	d.Nodes, d.GPUs = nodes, nodes*o.GPUsPerNode
+	eff := 1.0
+	if nodes > 1 && !interconnectOK(w.Requirements.Interconnect, o.Interconnect) {
+		eff = w.Requirements.Interconnect.Efficiency // Compatible let it through: Slower
+	}
+	d.Efficiency = eff
+	ts0 := w.WorkGPUHours / (speed * float64(w.GPUs))
+	ts := ts0 / eff
+
+	wm := wallModel{
+		tolerance: w.Interruption.Tolerance,
+		delta:     w.Interruption.CheckpointTime.Hours(),
+		fixedTau:  w.Interruption.CheckpointInterval.Hours(),
+		spotR:     w.Interruption.RestartTime.Hours(),
+		failR:     w.Interruption.RestartTime.Hours() + o.Hidden.RecoveryTime.Hours(),
+	}
+	spot, isSpot := spotOf(o.Pricing)
+	if isSpot {
+		wm.spotRate = float64(nodes) * spot.InterruptionRatePerHour
+	}
+	if mtbf := o.Hidden.NodeMTBF.Hours(); mtbf > 0 {
+		wm.failRate = float64(nodes) / mtbf
+	}
+	full, err := wm.expect(ts, true, true)
+	if err != nil {
+		return err
+	}
+	d.CheckpointInterval = hoursToDuration(full.tau)
+	d.ExpectedPreemptions, d.ExpectedFailures = full.preemptions, full.failures
+	if lambda := wm.spotRate + wm.failRate; lambda > 0 {
+		d.MeanTimeToInterruption = hoursToDuration(1 / lambda)
+	}
+	e.rep.WallTime = hoursToDuration(full.wall)
+
+	fixed := e.fixedHorizon().Hours()
+	usage := func(wall, preemptions, setup float64) provider.Usage {
+		hold := max(fixed, setup+wall)
+		count := 1 + int(math.Round(preemptions))
+		runs := []provider.Run{{Length: hoursToDuration(wall / float64(count)), Count: count, Nodes: nodes}}
+		if setup > 0 {
+			runs = append(runs, provider.Run{Length: hoursToDuration(setup), Count: 1, Nodes: nodes})
+		}
+		busy := 0.0
+		if hold > 0 {
+			busy = min(1, wall/hold)
+		}
+		return provider.Usage{Horizon: hoursToDuration(hold), Nodes: nodes, Runs: runs, BusyFraction: busy}
+	}
+
+	// Stages: each included effect lengthens the billed wall time.
+	cur := wallResult{wall: ts0}
+	e.stages = []stage{{category: provider.Compute, usage: usage(ts0, 0, 0)}}
+	add := func(c provider.Category, label string, r wallResult) {
+		if !e.a.includes(c) || r.wall <= cur.wall && r.preemptions <= cur.preemptions {
+			return
+		}
+		cur = r
+		e.stages = append(e.stages, stage{category: c, label: label, usage: usage(r.wall, r.preemptions, 0)})
+	}
+	if eff < 1 {
+		add(provider.Inefficiency, "interconnect below requirement", wallResult{wall: ts})
+	}
+	base := ts
+	if !e.a.includes(provider.Inefficiency) {
+		base = ts0
+	}
+	if isSpot && wm.spotRate > 0 {
+		r, err := wm.expect(base, true, false)
+		if err != nil {
+			return err
+		}
+		add(provider.Preemption, "spot preemptions, checkpoints and restarts", r)
+	}
+	r, err := wm.expect(base, isSpot && e.a.includes(provider.Preemption), true)
+	if err != nil {
+		return err
+	}
+	add(provider.Recovery, "node failures and checkpoints", r)
+	setup := 0.0
+	if e.a.includes(provider.Setup) && e.setupHours > 0 {
+		setup = e.setupHours
+		e.stages = append(e.stages, stage{category: provider.Setup, label: "GPU time held during setup",
+			usage: usage(cur.wall, cur.preemptions, setup)})
+	}
+	final := e.stages[len(e.stages)-1].usage
+	e.holdHours = final.Horizon.Hours()
+	e.rep.Horizon = final.Horizon
+	e.rep.UsefulGPUHours = w.WorkGPUHours / speed
+	e.rep.WorkGPUHours = w.WorkGPUHours
+	e.rep.Derivation.BusyFraction = final.BusyFraction
+	if payAsYouGo(o.Pricing) {
+		e.rep.BilledGPUHours = runHours(final.Runs) * float64(o.GPUsPerNode)
+	} else {
+		e.rep.BilledGPUHours = e.holdHours * float64(nodes*o.GPUsPerNode)
+	}
+	e.timeline()
+	return nil
+}
+
+func (e *evaluation) service() error {
+	w, o, a := e.w, e.o, e.a
+	horizon := e.fixedHorizon()
+	if horizon <= 0 {
+		return fmt.Errorf("tco: service %q: horizon required: %w", w.Name, ErrInvalidAssumptions)
+	}
+	gpn := float64(o.GPUsPerNode)
+	var (
+		runs      []provider.Run
+		nodes     int
+		meanGPUs  float64
+		nodeHours float64
+	)
+	if a.Utilization > 0 {
+		nodes = o.NodesFor(w.GPUs)
+		meanGPUs = float64(w.GPUs) * a.Utilization
+		count := max(1, int(math.Round(horizon.Hours()/24)))
+		if a.Utilization == 1 {
+			count = 1
+		}
+		busy := horizon.Hours() * a.Utilization
+		runs = []provider.Run{{Length: hoursToDuration(busy / float64(count)), Count: count, Nodes: nodes}}
+		nodeHours = busy * float64(nodes)
+	} else {
+		span, circular := horizon, false
+		if p := w.Demand.Period(); p > 0 && p <= horizon {
+			span, circular = p, true
+		}
+		n := int(span / a.step())
+		n = min(max(n, 1), maxSamples)
+		prof, err := workload.Sample(w.Demand, span, n)
+		if err != nil {
+			return fmt.Errorf("tco: service %q: %w", w.Name, err)
+		}
+		need := make([]int, len(prof.Values))
+		for i, v := range prof.Values {
+			need[i] = int(math.Ceil(float64(w.GPUs)*v/gpn - 1e-9))
+			nodes = max(nodes, need[i])
+		}
+		meanGPUs = float64(w.GPUs) * prof.Mean()
+		runs, nodeHours = levelRuns(need, span/time.Duration(len(need)), horizon.Hours()/span.Hours(), circular)
+	}
+	if limit := o.Availability.MaxNodes; limit > 0 && nodes > limit {
+		return &CompatibilityError{Workload: w.Name, Offer: o.ID, Check: CheckFit,
+			Reason: fmt.Sprintf("peak needs %d nodes, offer has at most %d", nodes, limit)}
+	}
+	d := &e.rep.Derivation
+	d.Nodes, d.GPUs = nodes, nodes*o.GPUsPerNode
+	busy := 0.0
+	if nodes > 0 {
+		busy = min(1, meanGPUs/(float64(nodes)*gpn))
+	}
+	usage := func(runs []provider.Run, setup float64) provider.Usage {
+		if setup > 0 {
+			runs = append(append([]provider.Run(nil), runs...), provider.Run{Length: hoursToDuration(setup), Count: 1, Nodes: nodes})
+		}
+		return provider.Usage{Horizon: horizon + hoursToDuration(setup), Nodes: nodes, Runs: runs, BusyFraction: busy}
+	}
+	e.stages = []stage{{category: provider.Compute, usage: usage(runs, 0)}}
+	restart := w.Interruption.RestartTime.Hours()
+	if spot, ok := spotOf(o.Pricing); ok && spot.InterruptionRatePerHour > 0 {
+		// Each preemption costs a restart on a replacement node.
+		f := math.Exp(restart * spot.InterruptionRatePerHour)
+		d.ExpectedPreemptions = nodeHours * spot.InterruptionRatePerHour
+		if a.includes(provider.Preemption) && f > 1 {
+			runs = stretch(runs, f)
+			e.stages = append(e.stages, stage{provider.Preemption, "spot preemptions and restarts", usage(runs, 0)})
+		}
+	}
+	if mtbf := o.Hidden.NodeMTBF.Hours(); mtbf > 0 {
+		rec := restart + o.Hidden.RecoveryTime.Hours()
+		d.ExpectedFailures = nodeHours / mtbf
+		if f := math.Exp(rec / mtbf); a.includes(provider.Recovery) && f > 1 {
+			runs = stretch(runs, f)
+			e.stages = append(e.stages, stage{provider.Recovery, "node failures and recovery", usage(runs, 0)})
+		}
+	}
+	if a.includes(provider.Setup) && e.setupHours > 0 {
+		e.stages = append(e.stages, stage{provider.Setup, "GPU time held during setup", usage(runs, e.setupHours)})
+	}
+	final := e.stages[len(e.stages)-1].usage
+	e.holdHours = final.Horizon.Hours()
+	e.rep.Horizon = final.Horizon
+	e.rep.UsefulGPUHours = meanGPUs * horizon.Hours()
+	e.rep.WorkGPUHours = e.rep.UsefulGPUHours * e.rep.Derivation.SpeedFactor
+	d.BusyFraction = busy
+	if payAsYouGo(o.Pricing) {
+		e.rep.BilledGPUHours = runHours(final.Runs) * gpn
+	} else {
+		e.rep.BilledGPUHours = e.holdHours * float64(nodes) * gpn
+	}
+	e.timeline()
+	return nil
+}
+
+// timeline fills start delay, transfer time, finish and the deadline verdict.
+func (e *evaluation) timeline() {
+	o, w := e.o, e.w
+	r := &e.rep
+	r.StartDelay = o.LeadTime()
+	if p := o.Availability.FillProbability; p > 0 && p < 1 {
+		r.StartDelay += hoursToDuration((1 - p) / p * e.a.stockRetry().Hours())
+	}
+	if e.moves() {
+		gbps := o.Hidden.TransferGbps
+		if gbps == 0 {
+			gbps = e.a.TransferGbps
+		}
+		if gbps == 0 {
+			gbps = DefaultTransferGbps
+		}
+		r.TransferTime = hoursToDuration(w.Data.DatasetGB * 8 / gbps / 3600)
+	}
+	r.Finish = r.StartDelay + r.TransferTime + hoursToDuration(e.setupHours) + r.WallTime
+	r.DeadlineMet = w.Deadline == 0 || r.Finish <= w.Deadline
+}
+
+// moves reports whether the dataset must be moved to the offer.
+func (e *evaluation) moves() bool {
+	loc := e.w.Data.Location
+	if e.w.Data.DatasetGB == 0 || loc.Provider == "" {
+		return false
+	}
+	return loc.Provider != e.o.Provider || loc.Region != e.o.Region
+}
+
+// price turns the stages and the hidden-cost profile into lines.
+func (e *evaluation) price() error {
+	o, w, a := e.o, e.w, e.a
+	var lines []provider.Charge
+	base, err := o.Pricing.Charges(e.stages[0].usage)
+	if err != nil {
+		return err
+	}
+	lines = append(lines, base...)
+	prev, last := provider.Total(base), base
+	for _, s := range e.stages[1:] {
+		cs, err := o.Pricing.Charges(s.usage)
+		if err != nil {
+			return err
+		}
+		t := provider.Total(cs)
+		if diff := t.Sub(prev); !diff.IsZero() {
+			lines = append(lines, provider.Charge{Category: s.category, Label: s.label, Amount: diff, Timing: provider.Spread})
+		}
+		prev, last = t, cs
+	}
+	hours := dec(e.holdHours)
+	months := hours.DivRound(decimal.NewFromInt(730), provider.Precision)
+	years := hours.DivRound(decimal.NewFromInt(8760), provider.Precision)
+	h := o.Hidden
+	add := func(c provider.Category, label string, amount decimal.Decimal, t provider.Timing) {
+		if a.includes(c) && !amount.IsZero() {
+			lines = append(lines, provider.Charge{Category: c, Label: label, Amount: amount, Timing: t})
+		}
+	}
+	add(provider.Setup, "engineer time", dec(e.setupHours).Mul(a.engineerRate()), provider.Upfront)
+	if e.moves() {
+		add(provider.DataTransfer, "dataset transfer in", dec(w.Data.DatasetGB).Mul(a.sourceEgress().Add(h.IngressPerGB)), provider.Upfront)
+	}
+	add(provider.DataTransfer, "monthly egress", dec(w.Data.EgressGBPerMonth).Mul(h.EgressPerGB).Mul(months), provider.Spread)
+	stored := w.Data.DatasetGB + w.Data.CheckpointGB
+	add(provider.Storage, "dataset and checkpoint storage", dec(stored).Mul(h.StoragePerGBMonth).Mul(months), provider.Spread)
+	add(provider.Staff, "operations staff", dec(h.StaffFTE).Mul(h.StaffCostPerYear).Mul(years), provider.Spread)
+	if h.PlatformFeeFraction > 0 {
+		feeBase := decimal.Zero
+		for _, c := range last {
+			if c.Category == provider.Compute || c.Category == provider.Commitment {
+				feeBase = feeBase.Add(c.Amount)
+			}
+		}
+		add(provider.Fees, "platform fee", feeBase.Mul(dec(h.PlatformFeeFraction)), provider.Spread)
+	}
+	add(provider.Exit, "moving data out at the end", dec(stored).Mul(h.EgressPerGB), provider.AtEnd)
+	if !w.CostOfDelayPerDay.IsZero() {
+		late := e.rep.StartDelay
+		if w.Deadline > 0 && !w.IsService() {
+			late = max(0, e.rep.Finish-w.Deadline)
+		}
+		add(provider.Delay, "delay", dec(late.Hours()/24).Mul(w.CostOfDelayPerDay), provider.AtEnd)
+	}
+	e.rep.Lines = lines
+	e.rep.finish()
+	return nil
+}
+
+// dec converts a finite quantity to a decimal; callers pass validated values.
+func dec(f float64) decimal.Decimal {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return decimal.Zero
+	}
+	return decimal.NewFromFloat(f)
+}

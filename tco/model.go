@@ -1,0 +1,175 @@
+package tco
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/workload"
+)
+
+// wallModel is the interruption model of a finite job on one offer, in hours.
+type wallModel struct {
+	tolerance workload.Tolerance
+	delta     float64 // checkpoint write time δ
+	fixedTau  float64 // fixed checkpoint interval; 0 = optimal
+	spotRate  float64 // job-level preemptions per hour (all nodes of the gang)
+	failRate  float64 // job-level node failures per hour
+	spotR     float64 // time lost to restart after a preemption
+	failR     float64 // time lost to recover from a failure
+}
+
+// wallResult is the outcome of wallModel.expect for ts hours of work.
+type wallResult struct {
+	wall        float64 // expected wall time
+	tau         float64 // checkpoint interval used; 0 = none
+	preemptions float64 // expected preemptions
+	failures    float64 // expected node failures
+}
+
+// expect returns the expected wall time of ts hours of failure-free work,
+// with only the interruptions switched on (spot, fail).
+func (m wallModel) expect(ts float64, spot, fail bool) (wallResult, error) {
+	ls, lf := 0.0, 0.0
+	if spot {
+		ls = m.spotRate
+	}
+	if fail {
+		lf = m.failRate
+	}
+	lambda := ls + lf
+	res := wallResult{wall: ts}
+	if ts <= 0 {
+		return wallResult{}, nil
+	}
+	mtti, restart := 0.0, 0.0
+	if lambda > 0 {
+		mtti = 1 / lambda
+		restart = (ls*m.spotR + lf*m.failR) / lambda
+	}
+	switch m.tolerance {
+	case workload.Checkpointed:
+		tau := m.fixedTau
+		if tau <= 0 {
+			if lambda == 0 {
+				return res, nil // nothing to guard against: no checkpoints
+			}
+			tau = dalySeconds(m.delta, mtti) // homogeneous: works in hours
+		}
+		// Whole segments: the last checkpoint falls at the end of the work.
+		k := math.Ceil(ts / tau)
+		tau = ts / k
+		w, err := wallSeconds(ts, m.delta, restart, mtti, tau)
+		if err != nil {
+			return wallResult{}, fmt.Errorf("%w: %w", ErrInfeasible, err)
+		}
+		res.wall, res.tau = w, tau
+	case workload.Stateless:
+		if lambda > 0 {
+			if restart/mtti > maxExponent {
+				return wallResult{}, fmt.Errorf("tco: restart/mtti = %g: %w", restart/mtti, ErrInfeasible)
+			}
+			res.wall = ts * math.Exp(restart/mtti)
+		}
+	default: // no tolerance: a failure restarts the job from scratch
+		if lambda > 0 {
+			w, err := wallSeconds(ts, 0, restart, mtti, ts)
+			if err != nil {
+				return wallResult{}, fmt.Errorf("%w: %w", ErrInfeasible, err)
+			}
+			res.wall = w
+		}
+	}
+	if math.IsInf(res.wall, 0) || math.IsNaN(res.wall) || res.wall*float64(time.Hour) >= math.MaxInt64/4 {
+		return wallResult{}, fmt.Errorf("tco: expected wall time %g h: %w", res.wall, ErrInfeasible)
+	}
+	res.preemptions = ls * res.wall
+	res.failures = lf * res.wall
+	return res, nil
+}
+
+// hoursToDuration converts hours to a Duration, saturating far beyond any
+// horizon the package accepts.
+func hoursToDuration(h float64) time.Duration {
+	ns := h * float64(time.Hour)
+	switch {
+	case math.IsNaN(ns) || ns <= 0:
+		return 0
+	case ns >= math.MaxInt64/2:
+		return math.MaxInt64 / 2
+	}
+	return time.Duration(math.Round(ns))
+}
+
+// payAsYouGo reports whether p bills runs (metered or spot, maybe under a credit).
+func payAsYouGo(p provider.Pricing) bool {
+	switch v := p.(type) {
+	case provider.Metered, provider.Spot:
+		return true
+	case provider.Credit:
+		return payAsYouGo(v.Base)
+	}
+	return false
+}
+
+// levelRuns turns a sampled demand profile, in nodes per slice, into runs: the
+// k-th node runs whenever at least k nodes are needed; each maximal stretch of
+// such slices is one run. The profile covers span and repeats periods times
+// (periods ≥ 1, maybe fractional); circular says the profile wraps around.
+func levelRuns(nodes []int, slice time.Duration, periods float64, circular bool) (runs []provider.Run, nodeHours float64) {
+	peak := 0
+	for _, n := range nodes {
+		peak = max(peak, n)
+	}
+	sliceH := slice.Hours()
+	for k := 1; k <= peak; k++ {
+		busy, starts := 0, 0
+		for i, n := range nodes {
+			if n < k {
+				continue
+			}
+			busy++
+			prev := -1
+			switch {
+			case i > 0:
+				prev = nodes[i-1]
+			case circular:
+				prev = nodes[len(nodes)-1]
+			}
+			if prev < k {
+				starts++
+			}
+		}
+		if busy == 0 {
+			continue
+		}
+		hoursK := float64(busy) * sliceH * periods
+		nodeHours += hoursK
+		count := 1
+		if starts > 0 {
+			count = max(1, int(math.Round(float64(starts)*periods)))
+		}
+		runs = append(runs, provider.Run{Length: hoursToDuration(hoursK / float64(count)), Count: count, Nodes: 1})
+	}
+	return runs, nodeHours
+}
+
+// stretch returns runs with every length multiplied by f ≥ 1.
+func stretch(runs []provider.Run, f float64) []provider.Run {
+	out := make([]provider.Run, len(runs))
+	for i, r := range runs {
+		out[i] = r
+		out[i].Length = hoursToDuration(r.Length.Hours() * f)
+	}
+	return out
+}
+
+// runHours returns the node-hours of runs.
+func runHours(runs []provider.Run) float64 {
+	h := 0.0
+	for _, r := range runs {
+		h += r.Length.Hours() * float64(r.Count) * float64(r.Nodes)
+	}
+	return h
+}
