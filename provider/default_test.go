@@ -1,0 +1,291 @@
+package provider_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/shopspring/decimal"
+
+	"github.com/gputco/gputco/provider"
+)
+
+// defaultCatalog loads the embedded catalog or stops the test.
+func defaultCatalog(t testing.TB) provider.Catalog {
+	t.Helper()
+	c, err := provider.Default()
+	if err != nil {
+		t.Fatalf("provider.Default() error: %v", err)
+	}
+	return c
+}
+
+func TestDefaultParsesAndValidates(t *testing.T) {
+	c := defaultCatalog(t)
+	if err := c.Validate(); err != nil {
+		t.Errorf("Validate() = %v, want nil", err)
+	}
+	if c.Currency != "USD" {
+		t.Errorf("Currency = %q, want USD", c.Currency)
+	}
+	if want := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC); !c.AsOf.Equal(want) {
+		t.Errorf("AsOf = %v, want %v", c.AsOf, want)
+	}
+	if n := len(c.Offers); n < 25 {
+		t.Errorf("len(Offers) = %d, want at least 25", n)
+	}
+}
+
+func TestDefaultCoversKindsAndModes(t *testing.T) {
+	c := defaultCatalog(t)
+	kinds := []struct {
+		name   string
+		reason string
+		kind   provider.Kind
+	}{
+		{"general cloud", "hyperscaler VMs are the usual baseline", provider.GeneralCloud},
+		{"gpu platform", "specialist clouds and marketplaces price below hyperscalers", provider.GPUPlatform},
+		{"self-hosted", "owning is the alternative every TCO question compares against", provider.SelfHosted},
+	}
+	for _, tc := range kinds {
+		t.Run(tc.name, func(t *testing.T) {
+			if len(c.Offers.Kind(tc.kind)) == 0 {
+				t.Errorf("no offer of kind %v (%s)", tc.kind, tc.reason)
+			}
+		})
+	}
+	modes := []struct {
+		name   string
+		reason string
+	}{
+		{"metered", "on-demand per-second, per-minute and hourly billing"},
+		{"spot", "interruptible capacity"},
+		{"reserved", "1- and 3-year commitments and monthly rentals"},
+		{"owned", "capital expense"},
+		{"credit", "new-user credits wrap another mode"},
+	}
+	for _, tc := range modes {
+		t.Run(tc.name, func(t *testing.T) {
+			if len(c.Offers.Mode(tc.name)) == 0 {
+				t.Errorf("no offer in mode %q (%s)", tc.name, tc.reason)
+			}
+		})
+	}
+}
+
+func TestDefaultSources(t *testing.T) {
+	c := defaultCatalog(t)
+	for _, o := range c.Offers {
+		t.Run(o.ID, func(t *testing.T) {
+			s := o.Source
+			if strings.TrimSpace(s.Name) == "" {
+				t.Error("Source.Name is empty: every figure must cite where it comes from")
+			}
+			if s.AsOf.IsZero() {
+				t.Error("Source.AsOf is zero: every figure must carry its date")
+			}
+			if s.AsOf.After(c.AsOf) {
+				t.Errorf("Source.AsOf = %s is after the catalog date %s", s.AsOf.Format(time.DateOnly), c.AsOf.Format(time.DateOnly))
+			}
+			if s.Estimate && strings.TrimSpace(s.Note) == "" {
+				t.Error("estimate without a note: say what is estimated and how")
+			}
+		})
+	}
+}
+
+// gpuSpecs are the GPU figures every offer of a model must carry.
+var gpuSpecs = map[string]provider.GPU{
+	"H100 SXM":  {Model: "H100 SXM", MemoryGiB: 80, BF16TFLOPS: 989, TDPWatts: 700, Class: provider.Datacenter},
+	"H200":      {Model: "H200", MemoryGiB: 141, BF16TFLOPS: 989, TDPWatts: 700, Class: provider.Datacenter},
+	"A100 80GB": {Model: "A100 80GB", MemoryGiB: 80, BF16TFLOPS: 312, TDPWatts: 400, Class: provider.Datacenter},
+	"A100 40GB": {Model: "A100 40GB", MemoryGiB: 40, BF16TFLOPS: 312, TDPWatts: 400, Class: provider.Datacenter},
+	"V100":      {Model: "V100", MemoryGiB: 16, BF16TFLOPS: 125, TDPWatts: 300, Class: provider.Datacenter},
+	"L40S":      {Model: "L40S", MemoryGiB: 48, BF16TFLOPS: 362, TDPWatts: 350, Class: provider.Datacenter},
+	"RTX 4090":  {Model: "RTX 4090", MemoryGiB: 24, BF16TFLOPS: 165, TDPWatts: 450, Class: provider.Consumer},
+}
+
+func TestDefaultGPUSpecs(t *testing.T) {
+	c := defaultCatalog(t)
+	for _, o := range c.Offers {
+		want, ok := gpuSpecs[o.GPU.Model]
+		if !ok {
+			t.Errorf("offer %s: GPU model %q is not one of the catalog's model names", o.ID, o.GPU.Model)
+			continue
+		}
+		if diff := cmp.Diff(want, o.GPU); diff != "" {
+			t.Errorf("offer %s: GPU mismatch (-want +got):\n%s", o.ID, diff)
+		}
+	}
+}
+
+// Offer predicates for the coverage table.
+
+func isKind(k provider.Kind) func(provider.Offer) bool {
+	return func(o provider.Offer) bool { return o.Kind == k }
+}
+
+func isModel(models ...string) func(provider.Offer) bool {
+	return func(o provider.Offer) bool {
+		for _, m := range models {
+			if o.GPU.Model == m {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func meteredEvery(inc, minimum time.Duration) func(provider.Offer) bool {
+	return func(o provider.Offer) bool {
+		m, ok := o.Pricing.(provider.Metered)
+		return ok && m.Increment == inc && m.Minimum == minimum
+	}
+}
+
+func meteredIncrement(inc time.Duration) func(provider.Offer) bool {
+	return func(o provider.Offer) bool {
+		m, ok := o.Pricing.(provider.Metered)
+		return ok && m.Increment == inc
+	}
+}
+
+func isSpot(o provider.Offer) bool { _, ok := o.Pricing.(provider.Spot); return ok }
+
+func reservedFor(term time.Duration) func(provider.Offer) bool {
+	return func(o provider.Offer) bool {
+		r, ok := o.Pricing.(provider.Reserved)
+		return ok && r.Term == term
+	}
+}
+
+func ownedNodeOf(gpus int) func(provider.Offer) bool {
+	return func(o provider.Offer) bool {
+		_, ok := o.Pricing.(provider.Owned)
+		return ok && o.GPUsPerNode == gpus
+	}
+}
+
+func isCredit(o provider.Offer) bool { _, ok := o.Pricing.(provider.Credit); return ok }
+
+func all(preds ...func(provider.Offer) bool) func(provider.Offer) bool {
+	return func(o provider.Offer) bool {
+		for _, p := range preds {
+			if !p(o) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// requirement is one offer the default catalog must contain.
+type requirement struct {
+	name   string
+	reason string
+	match  func(provider.Offer) bool
+}
+
+func TestDefaultRequiredOffers(t *testing.T) {
+	cloud := isKind(provider.GeneralCloud)
+	platform := isKind(provider.GPUPlatform)
+	a100 := isModel("A100 80GB", "A100 40GB")
+	var tests []requirement
+	for _, g := range []struct {
+		name  string
+		model func(provider.Offer) bool
+	}{
+		{"H100", isModel("H100 SXM")}, {"H200", isModel("H200")}, {"A100", a100}, {"V100", isModel("V100")},
+	} {
+		tests = append(tests,
+			requirement{g.name + " hyperscaler on-demand", "AWS and GCP bill per second after a 60 s minimum",
+				all(cloud, g.model, meteredEvery(time.Second, time.Minute))},
+			requirement{g.name + " hyperscaler spot", "spot is the cheapest interruptible tier",
+				all(cloud, g.model, isSpot)},
+			requirement{g.name + " hyperscaler 1-year reserved", "1-year commitments",
+				all(cloud, g.model, reservedFor(provider.Year))},
+			requirement{g.name + " hyperscaler 3-year reserved", "3-year commitments",
+				all(cloud, g.model, reservedFor(3*provider.Year))},
+		)
+	}
+	for _, model := range []string{"H100 SXM", "A100 80GB", "L40S", "RTX 4090"} {
+		tests = append(tests, requirement{model + " platform per-second", "RunPod and Vast.ai bill per second",
+			all(platform, isModel(model), meteredIncrement(time.Second))})
+	}
+	for _, model := range []string{"H100 SXM", "A100 80GB"} {
+		tests = append(tests, requirement{model + " platform per-minute", "Lambda and CoreWeave bill per minute",
+			all(platform, isModel(model), meteredIncrement(time.Minute))})
+	}
+	tests = append(tests,
+		requirement{"monthly rental", "a reserved term of one month (730 h)", reservedFor(provider.Month)},
+		requirement{"owned 8xH100 server", "the reference-data §5a validation case",
+			all(isModel("H100 SXM"), ownedNodeOf(8))},
+		requirement{"owned 8xA100 server", "the previous-generation purchase", all(a100, ownedNodeOf(8))},
+		requirement{"owned 4xRTX 4090 workstation", "the consumer-card purchase",
+			all(isModel("RTX 4090"), ownedNodeOf(4))},
+		requirement{"credit", "a new-user credit wrapping a pay-as-you-go mode", isCredit},
+	)
+
+	c := defaultCatalog(t)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if len(c.Offers.Filter(tc.match)) == 0 {
+				t.Errorf("no offer matches (%s)", tc.reason)
+			}
+		})
+	}
+}
+
+// TestDefaultOwnedH100ReproducesReference checks the owned 8×H100 server
+// against reference-data §5a: over a 3-year life, fully busy, amortisation
+// $1.427 + colocation $0.321 + maintenance $0.428 per GPU-hour give the fixed
+// cost F = $2.18, and energy adds $0.099: $2.275 per GPU-hour. The tolerance,
+// ±$0.005, covers the rounding of the published components to tenths of a cent.
+func TestDefaultOwnedH100ReproducesReference(t *testing.T) {
+	c := defaultCatalog(t)
+	owned := c.Offers.Filter(all(isModel("H100 SXM"), ownedNodeOf(8)))
+	if len(owned) != 1 {
+		t.Fatalf("found %d owned 8xH100 offers, want 1", len(owned))
+	}
+	o := owned[0]
+	got, err := o.RatePerGPUHour(3 * provider.Year)
+	if err != nil {
+		t.Fatalf("RatePerGPUHour: %v", err)
+	}
+	want := decimal.RequireFromString("2.275")
+	tol := decimal.RequireFromString("0.005")
+	if got.Sub(want).Abs().GreaterThan(tol) {
+		t.Errorf("%s: RatePerGPUHour(3y) = %s, want %s ± %s", o.ID, got.StringFixed(4), want, tol)
+	}
+}
+
+func TestDefaultJSONRoundTrip(t *testing.T) {
+	c := defaultCatalog(t)
+	b, err := c.MarshalJSON()
+	if err != nil {
+		t.Fatalf("MarshalJSON: %v", err)
+	}
+	back, err := provider.ParseCatalog(b)
+	if err != nil {
+		t.Fatalf("ParseCatalog(MarshalJSON(default)): %v", err)
+	}
+	if diff := cmp.Diff(c, back); diff != "" {
+		t.Errorf("round trip changed the catalog (-before +after):\n%s", diff)
+	}
+	if !json.Valid(provider.DefaultJSON()) {
+		t.Error("DefaultJSON is not valid JSON")
+	}
+}
+
+// BenchmarkDefault measures decoding and validating the embedded catalog;
+// the target is at most 5 ms per call.
+func BenchmarkDefault(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := provider.Default(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
