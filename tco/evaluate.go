@@ -30,6 +30,23 @@ type evaluation struct {
 	setupHours float64
 	// holdHours is the final time capacity is held, for time-based lines.
 	holdHours float64
+
+	// What Simulate needs to re-price a random outcome. Jobs: usage of a
+	// realized wall time and preemption count, the interruption model and
+	// the work it applies to, which interruptions are priced, the setup
+	// time held. Services: usage of realized runs, the unstretched runs and
+	// their node-hours, and the per-node-hour interruption rates and costs.
+	jobUsage           func(wall, preemptions, setup float64) provider.Usage
+	wm                 wallModel
+	work               float64
+	spotOn, failOn     bool
+	heldSetup          float64
+	svcUsage           func(runs []provider.Run, setup float64) provider.Usage
+	svcRuns            []provider.Run
+	svcNodeHours       float64
+	svcSpotRate        float64
+	svcFailRate        float64
+	svcSpotR, svcFailR float64
 }
 
 // Evaluate returns the full cost of running w on o under a.
@@ -54,11 +71,20 @@ type evaluation struct {
 // Evaluate validates w, o and a, and checks Compatible; it returns every
 // problem joined. It does not modify its arguments.
 func Evaluate(w workload.Workload, o provider.Offer, a Assumptions) (Report, error) {
-	if err := errors.Join(w.Validate(), o.Validate(), a.Validate()); err != nil {
+	e, err := evaluate(w, o, a)
+	if err != nil {
 		return Report{}, err
 	}
+	return e.rep, nil
+}
+
+// evaluate is Evaluate, keeping the state Simulate re-prices outcomes with.
+func evaluate(w workload.Workload, o provider.Offer, a Assumptions) (*evaluation, error) {
+	if err := errors.Join(w.Validate(), o.Validate(), a.Validate()); err != nil {
+		return nil, err
+	}
 	if err := Compatible(w, o); err != nil {
-		return Report{}, err
+		return nil, err
 	}
 	e := &evaluation{w: w, o: o, a: a}
 	e.rep = Report{Workload: w.Name, Offer: o.ID, Currency: o.Currency, Deadline: w.Deadline,
@@ -80,12 +106,12 @@ func Evaluate(w workload.Workload, o provider.Offer, a Assumptions) (Report, err
 		err = e.job(speed)
 	}
 	if err != nil {
-		return Report{}, err
+		return nil, err
 	}
 	if err := e.price(); err != nil {
-		return Report{}, err
+		return nil, err
 	}
-	return e.rep, nil
+	return e, nil
 }
 
 // fixedHorizon returns the horizon set by the assumptions or the workload.
@@ -178,9 +204,13 @@ func (e *evaluation) job(speed float64) error {
 		return err
 	}
 	add(provider.Recovery, "node failures and checkpoints", r)
+	e.jobUsage, e.wm, e.work = usage, wm, base
+	e.spotOn = isSpot && wm.spotRate > 0 && e.a.includes(provider.Preemption)
+	e.failOn = wm.failRate > 0 && e.a.includes(provider.Recovery)
 	setup := 0.0
 	if e.a.includes(provider.Setup) && e.setupHours > 0 {
 		setup = e.setupHours
+		e.heldSetup = setup
 		e.stages = append(e.stages, stage{category: provider.Setup, label: "GPU time held during setup",
 			usage: usage(cur.wall, cur.preemptions, setup)})
 	}
@@ -259,11 +289,13 @@ func (e *evaluation) service() error {
 	}
 	e.stages = []stage{{category: provider.Compute, usage: usage(runs, 0)}}
 	restart := w.Interruption.RestartTime.Hours()
+	e.svcUsage, e.svcRuns, e.svcNodeHours = usage, runs, nodeHours
 	if spot, ok := spotOf(o.Pricing); ok && spot.InterruptionRatePerHour > 0 {
 		// Each preemption costs a restart on a replacement node.
 		f := math.Exp(restart * spot.InterruptionRatePerHour)
 		d.ExpectedPreemptions = nodeHours * spot.InterruptionRatePerHour
 		if a.includes(provider.Preemption) && f > 1 {
+			e.svcSpotRate, e.svcSpotR = spot.InterruptionRatePerHour, restart
 			runs = stretch(runs, f)
 			e.stages = append(e.stages, stage{provider.Preemption, "spot preemptions and restarts", usage(runs, 0)})
 		}
@@ -272,11 +304,13 @@ func (e *evaluation) service() error {
 		rec := restart + o.Hidden.RecoveryTime.Hours()
 		d.ExpectedFailures = nodeHours / mtbf
 		if f := math.Exp(rec / mtbf); a.includes(provider.Recovery) && f > 1 {
+			e.svcFailRate, e.svcFailR = 1/mtbf, rec
 			runs = stretch(runs, f)
 			e.stages = append(e.stages, stage{provider.Recovery, "node failures and recovery", usage(runs, 0)})
 		}
 	}
 	if a.includes(provider.Setup) && e.setupHours > 0 {
+		e.heldSetup = e.setupHours
 		e.stages = append(e.stages, stage{provider.Setup, "GPU time held during setup", usage(runs, e.setupHours)})
 	}
 	final := e.stages[len(e.stages)-1].usage
@@ -327,16 +361,14 @@ func (e *evaluation) moves() bool {
 
 // price turns the stages and the hidden-cost profile into lines.
 func (e *evaluation) price() error {
-	o, w, a := e.o, e.w, e.a
-	var lines []provider.Charge
-	base, err := o.Pricing.Charges(e.stages[0].usage)
+	base, err := e.o.Pricing.Charges(e.stages[0].usage)
 	if err != nil {
 		return err
 	}
-	lines = append(lines, base...)
+	lines := append([]provider.Charge(nil), base...)
 	prev, last := provider.Total(base), base
 	for _, s := range e.stages[1:] {
-		cs, err := o.Pricing.Charges(s.usage)
+		cs, err := e.o.Pricing.Charges(s.usage)
 		if err != nil {
 			return err
 		}
@@ -346,7 +378,19 @@ func (e *evaluation) price() error {
 		}
 		prev, last = t, cs
 	}
-	hours := dec(e.holdHours)
+	e.rep.Lines = e.otherLines(lines, e.holdHours, last, e.rep.StartDelay, e.rep.Finish)
+	e.rep.finish()
+	return nil
+}
+
+// otherLines appends the lines priced from the hidden-cost profile rather
+// than by the offer's pricing: setup engineering, data transfer, storage,
+// staff, platform fees, exit and delay. holdHours is the time capacity is
+// held, last the offer's charges for the final usage (the base of platform
+// fees), startDelay and finish the timeline that delay is priced from.
+func (e *evaluation) otherLines(lines []provider.Charge, holdHours float64, last []provider.Charge, startDelay, finish time.Duration) []provider.Charge {
+	o, w, a := e.o, e.w, e.a
+	hours := dec(holdHours)
 	months := hours.DivRound(decimal.NewFromInt(730), provider.Precision)
 	years := hours.DivRound(decimal.NewFromInt(8760), provider.Precision)
 	h := o.Hidden
@@ -374,15 +418,13 @@ func (e *evaluation) price() error {
 	}
 	add(provider.Exit, "moving data out at the end", dec(stored).Mul(h.EgressPerGB), provider.AtEnd)
 	if !w.CostOfDelayPerDay.IsZero() {
-		late := e.rep.StartDelay
+		late := startDelay
 		if w.Deadline > 0 && !w.IsService() {
-			late = max(0, e.rep.Finish-w.Deadline)
+			late = max(0, finish-w.Deadline)
 		}
 		add(provider.Delay, "delay", dec(late.Hours()/24).Mul(w.CostOfDelayPerDay), provider.AtEnd)
 	}
-	e.rep.Lines = lines
-	e.rep.finish()
-	return nil
+	return lines
 }
 
 // dec converts a finite quantity to a decimal; callers pass validated values.

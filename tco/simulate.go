@@ -1,0 +1,300 @@
+package tco
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/workload"
+	"github.com/shopspring/decimal"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// DefaultTrials is the number of Monte Carlo trials when SimulateOptions.Trials is zero.
+const DefaultTrials = 10000
+
+// maxEvents bounds the random interruptions one Simulate call draws, so that
+// a pathological input (a long job that restarts from scratch on nodes that
+// fail every minute) returns an error instead of running for hours.
+const maxEvents = 50_000_000
+
+// ErrTooManyEvents reports a simulation that would draw more than maxEvents
+// interruptions.
+var ErrTooManyEvents = errors.New("too many random events to simulate")
+
+// SimulateOptions configure Simulate. The zero value runs DefaultTrials trials
+// with seed 0.
+type SimulateOptions struct {
+	// Trials is the number of independent trials; zero means DefaultTrials.
+	Trials int
+	// Seed seeds the random source (a PCG); the same seed gives the same result.
+	Seed uint64
+}
+
+// Summary is the distribution of a money figure over the trials.
+type Summary struct {
+	// Mean is the sample mean; P50, P90 and P99 are empirical quantiles (the
+	// smallest sample with at least that fraction of samples at or below it).
+	Mean, P50, P90, P99 decimal.Decimal
+}
+
+// DurationSummary is the distribution of a time over the trials.
+type DurationSummary struct {
+	// Mean is the sample mean; P50, P90 and P99 are empirical quantiles.
+	Mean, P50, P90, P99 time.Duration
+}
+
+// Simulation is the outcome of Simulate.
+type Simulation struct {
+	// Trials is the number of trials run.
+	Trials int
+	// Cost is the distribution of the total cost.
+	Cost Summary
+	// WallTime is the distribution of the time a finite job holds its GPUs
+	// (zero for services).
+	WallTime DurationSummary
+	// Finish is the distribution of the time to finish, from the request:
+	// start delay (lead time and stock-outs), transfer, setup and wall time.
+	Finish DurationSummary
+	// DeadlineMissed is the fraction of trials that finished after the
+	// workload's deadline (zero without one).
+	DeadlineMissed float64
+	// Expected is Evaluate's report, the expectation the samples scatter around.
+	Expected Report
+}
+
+// Simulate runs a seeded Monte Carlo of w on o under a: for every trial it
+// draws the stock-outs before capacity is granted (each request filled with
+// the offer's fill probability, retried after Assumptions.StockRetry), the
+// spot preemptions and node failures as Poisson processes (exponential times
+// between events, gonum distuv), the work they destroy and the restarts they
+// cost, exactly as Evaluate's expectation models them, and re-prices the
+// outcome with the offer's pricing and hidden-cost profile.
+//
+// The sample mean agrees with Evaluate's Total up to sampling error where the
+// cost is linear in the wall time; it exceeds it where a cost is convex in it
+// (a delay charged only past the deadline, a committed horizon that a long
+// run overshoots), because Evaluate prices the expected outcome.
+//
+// The result depends only on the inputs and the seed: trials run on one
+// goroutine in order, so GOMAXPROCS does not matter.
+func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts SimulateOptions) (Simulation, error) {
+	if opts.Trials < 0 {
+		return Simulation{}, fmt.Errorf("tco: simulate: trials = %d: %w", opts.Trials, ErrInvalidAssumptions)
+	}
+	n := opts.Trials
+	if n == 0 {
+		n = DefaultTrials
+	}
+	e, err := evaluate(w, o, a)
+	if err != nil {
+		return Simulation{}, err
+	}
+	rep := e.rep
+	if expected := float64(n) * (rep.Derivation.ExpectedPreemptions + rep.Derivation.ExpectedFailures); expected > maxEvents {
+		return Simulation{}, fmt.Errorf("tco: simulate: %g expected interruptions over %d trials: %w", expected, n, ErrTooManyEvents)
+	}
+	src := rand.NewPCG(opts.Seed, 0x9e3779b97f4a7c15)
+	rng := rand.New(src)
+	costs := make([]decimal.Decimal, n)
+	walls := make([]time.Duration, n)
+	finishes := make([]time.Duration, n)
+	missed := 0
+	for i := range n {
+		delay := rep.StartDelay - e.stockWait() + e.drawStockWait(rng)
+		var (
+			usage provider.Usage
+			wall  float64
+		)
+		if w.IsService() {
+			usage = e.svcUsage(e.drawServiceRuns(src), e.heldSetup)
+		} else {
+			var preemptions float64
+			wall, preemptions = e.drawWall(src)
+			usage = e.jobUsage(wall, preemptions, e.heldSetup)
+		}
+		cs, err := o.Pricing.Charges(usage)
+		if err != nil {
+			return Simulation{}, err
+		}
+		walls[i] = hoursToDuration(wall)
+		finishes[i] = delay + rep.TransferTime + hoursToDuration(e.setupHours) + walls[i]
+		lines := e.otherLines(cs, usage.Horizon.Hours(), cs, delay, finishes[i])
+		costs[i] = provider.Total(lines)
+		if w.Deadline > 0 && !w.IsService() && finishes[i] > w.Deadline {
+			missed++
+		}
+	}
+	return Simulation{
+		Trials:         n,
+		Cost:           summarize(costs),
+		WallTime:       summarizeDurations(walls),
+		Finish:         summarizeDurations(finishes),
+		DeadlineMissed: float64(missed) / float64(n),
+		Expected:       rep,
+	}, nil
+}
+
+// stockWait is the expected wait for stock, as Evaluate charges it.
+func (e *evaluation) stockWait() time.Duration {
+	p := e.o.Availability.FillProbability
+	if p <= 0 || p >= 1 {
+		return 0
+	}
+	return hoursToDuration((1 - p) / p * e.a.stockRetry().Hours())
+}
+
+// drawStockWait draws the number of unfilled requests before one is filled
+// (geometric with success probability p) times the retry interval.
+func (e *evaluation) drawStockWait(rng *rand.Rand) time.Duration {
+	p := e.o.Availability.FillProbability
+	if p <= 0 || p >= 1 {
+		return 0
+	}
+	failures := 0
+	for rng.Float64() >= p {
+		failures++
+	}
+	return time.Duration(failures) * e.a.stockRetry()
+}
+
+// drawWall draws the wall time of a finite job and its number of preemptions.
+func (e *evaluation) drawWall(src rand.Source) (wall, preemptions float64) {
+	m := e.wm
+	ls, lf := 0.0, 0.0
+	if e.spotOn {
+		ls = m.spotRate
+	}
+	if e.failOn {
+		lf = m.failRate
+	}
+	lambda := ls + lf
+	ts := e.work
+	if lambda == 0 {
+		if m.tolerance == workload.Checkpointed && m.fixedTau > 0 {
+			return ts + math.Ceil(ts/m.fixedTau)*m.delta, 0
+		}
+		return ts, 0
+	}
+	restart := (ls*m.spotR + lf*m.failR) / lambda
+	exp := distuv.Exponential{Rate: lambda, Src: src}
+	events := 0
+	// segment returns the time to complete length hours without interruption.
+	segment := func(length float64) float64 {
+		t := 0.0
+		for {
+			x := exp.Rand()
+			if x >= length {
+				return t + length
+			}
+			t += x
+			events++
+			for { // restart, itself interruptible
+				y := exp.Rand()
+				if y >= restart {
+					t += restart
+					break
+				}
+				t += y
+				events++
+			}
+		}
+	}
+	switch m.tolerance {
+	case workload.Checkpointed:
+		tau := m.fixedTau
+		if tau <= 0 {
+			tau = dalySeconds(m.delta, 1/lambda)
+		}
+		k := math.Ceil(ts / tau)
+		tau = ts / k
+		for range int(k) {
+			wall += segment(tau + m.delta)
+		}
+	case workload.Stateless:
+		// Work never rolls back; each interruption costs one restart phase.
+		n := int(distuv.Poisson{Lambda: ts * lambda, Src: src}.Rand())
+		wall = ts
+		for range n {
+			wall += restartPhase(exp, restart)
+		}
+		events += n
+	default:
+		wall = segment(ts)
+	}
+	return wall, float64(events) * ls / lambda
+}
+
+// restartPhase draws the time to complete a restart of length r that an
+// interruption sends back to its beginning.
+func restartPhase(exp distuv.Exponential, r float64) float64 {
+	t := 0.0
+	for {
+		y := exp.Rand()
+		if y >= r {
+			return t + r
+		}
+		t += y
+	}
+}
+
+// drawServiceRuns draws a service's extra node-hours from preemptions and
+// failures and returns its runs stretched accordingly.
+func (e *evaluation) drawServiceRuns(src rand.Source) []provider.Run {
+	if e.svcNodeHours == 0 {
+		return e.svcRuns
+	}
+	total := e.svcNodeHours
+	for _, ev := range []struct{ rate, r float64 }{{e.svcSpotRate, e.svcSpotR}, {e.svcFailRate, e.svcFailR}} {
+		if ev.rate == 0 || ev.r == 0 {
+			continue
+		}
+		n := int(distuv.Poisson{Lambda: total * ev.rate, Src: src}.Rand())
+		exp := distuv.Exponential{Rate: ev.rate, Src: src}
+		extra := 0.0
+		for range n {
+			extra += restartPhase(exp, ev.r)
+		}
+		total += extra
+	}
+	return stretch(e.svcRuns, total/e.svcNodeHours)
+}
+
+func summarize(xs []decimal.Decimal) Summary {
+	sorted := slices.Clone(xs)
+	slices.SortFunc(sorted, func(a, b decimal.Decimal) int { return a.Cmp(b) })
+	sum := decimal.Zero
+	for _, x := range xs {
+		sum = sum.Add(x)
+	}
+	return Summary{
+		Mean: sum.DivRound(decimal.NewFromInt(int64(len(xs))), provider.Precision),
+		P50:  sorted[quantileIndex(len(sorted), 0.50)],
+		P90:  sorted[quantileIndex(len(sorted), 0.90)],
+		P99:  sorted[quantileIndex(len(sorted), 0.99)],
+	}
+}
+
+func summarizeDurations(xs []time.Duration) DurationSummary {
+	sorted := slices.Clone(xs)
+	slices.Sort(sorted)
+	sum := 0.0
+	for _, x := range xs {
+		sum += float64(x)
+	}
+	return DurationSummary{
+		Mean: time.Duration(sum / float64(len(xs))),
+		P50:  sorted[quantileIndex(len(sorted), 0.50)],
+		P90:  sorted[quantileIndex(len(sorted), 0.90)],
+		P99:  sorted[quantileIndex(len(sorted), 0.99)],
+	}
+}
+
+// quantileIndex is the index of the empirical q-quantile of n sorted samples.
+func quantileIndex(n int, q float64) int {
+	return min(n-1, max(0, int(math.Ceil(q*float64(n)))-1))
+}
