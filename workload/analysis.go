@@ -172,7 +172,10 @@ func sampleRange(c Curve, from, length time.Duration, n int) ([]float64, error) 
 
 // Mean returns the mean demand of c over [0, horizon]: the curve's closed
 // form if it implements Meaner, otherwise the trapezoidal rule (gonum
-// integrate.Trapezoidal) on a DefaultStep grid. Errors as for Sample.
+// integrate.Trapezoidal) through 0, the midpoints of slices a quarter of
+// DefaultStep long (at most MaxSamples) and the horizon (evaluated 1 ns before it, the left limit), so that a jump on a
+// slice boundary is split evenly and a linear stretch is exact. Errors as
+// for Sample.
 func Mean(c Curve, horizon time.Duration) (float64, error) {
 	if err := prepare(c, horizon); err != nil {
 		return 0, err
@@ -185,22 +188,37 @@ func Mean(c Curve, horizon time.Duration) (float64, error) {
 			return v, nil
 		}
 	}
-	return numericMean(c, horizon, defaultSlices(horizon))
+	return numericMean(c, horizon, int(min(4*int64(defaultSlices(horizon)), MaxSamples)))
 }
 
-// numericMean integrates c over [0, horizon] with the trapezoidal rule on n
-// equal intervals.
+// numericMean integrates c over [0, horizon] with the trapezoidal rule
+// through 0, the midpoints of n equal slices and horizon.
 func numericMean(c Curve, horizon time.Duration, n int) (float64, error) {
-	x := make([]float64, n+1)
-	f := make([]float64, n+1)
-	for i := range x {
-		t := sliceStart(horizon, i, n)
+	x := make([]float64, 0, n+2)
+	f := make([]float64, 0, n+2)
+	add := func(t time.Duration) error {
 		v := c.At(t)
 		if err := checkDemand(v, t); err != nil {
+			return err
+		}
+		x, f = append(x, hours(t)), append(f, v)
+		return nil
+	}
+	if err := add(0); err != nil {
+		return 0, err
+	}
+	start := time.Duration(0)
+	for i := 0; i < n; i++ {
+		end := sliceStart(horizon, i+1, n)
+		if err := add(start + (end-start)/2); err != nil {
 			return 0, err
 		}
-		x[i], f[i] = hours(t), v
+		start = end
 	}
+	if err := add(horizon - 1); err != nil { // left limit at the horizon
+		return 0, err
+	}
+	x[len(x)-1] = hours(horizon)
 	return integrate.Trapezoidal(x, f) / hours(horizon), nil
 }
 

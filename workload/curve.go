@@ -54,7 +54,7 @@ func phase(t, p time.Duration) time.Duration {
 	return r
 }
 
-func hours(d time.Duration) float64 { return float64(d) / float64(time.Hour) }
+func hours(d time.Duration) float64 { return d.Hours() }
 
 // integral returns ∫₀ʰ c.At dt in fraction·hours using c's closed form.
 func integral(c Curve, h time.Duration) (float64, bool) {
