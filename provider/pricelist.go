@@ -296,7 +296,7 @@ func ImportPriceList(r io.Reader, opts ImportOptions) (Catalog, error) {
 		for _, of := range offers {
 			if first, dup := seen[of.ID]; dup {
 				rp.errs = append(rp.errs, &RowError{Line: line, Err: reasonf(ErrDuplicateID, "%q also on line %d", of.ID, first)})
-				continue
+				break
 			}
 			if err := of.Validate(); err != nil {
 				rp.errs = append(rp.errs, &RowError{Line: line, Err: err})
