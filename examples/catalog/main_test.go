@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gputco/gputco/provider"
+)
+
+var (
+	headerRE = regexp.MustCompile(`^OFFER +KIND +GPU +MODE +\$/GPU-H +AS OF$`)
+	rowRE    = regexp.MustCompile(`^\S+ +\S+ +\d+× .+ +\S+ +\$\d+\.\d{2} +\d{4}-\d{2}-\d{2}$`)
+)
+
+// today is a fixed "now" shortly after the default catalog's date.
+var today = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+
+func TestRunDefaultCatalog(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(&out, nil, today); err != nil {
+		t.Fatalf("run() error: %v", err)
+	}
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	if !headerRE.MatchString(lines[0]) {
+		t.Errorf("header = %q, want it to match %s", lines[0], headerRE)
+	}
+	rows := 0
+	for _, l := range lines[1:] {
+		if !rowRE.MatchString(l) {
+			t.Errorf("row %q does not match %s", l, rowRE)
+			continue
+		}
+		rows++
+	}
+	if rows < 25 {
+		t.Errorf("printed %d rows, want at least 25", rows)
+	}
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestRunCatalogFlag(t *testing.T) {
+	valid := `{"currency":"USD","asOf":"2026-11-01","offers":[{"id":"mine","provider":"me","kind":"self-hosted",
+	"region":"home","jurisdiction":"US","gpu":{"model":"RTX 4090","memoryGiB":24,"bf16TFLOPS":165,"tdpWatts":450,
+	"class":"consumer"},"gpusPerNode":2,"interconnect":{"fabric":"none","gbpsPerNode":0,"nvlink":false},
+	"isolation":"physical","pricing":{"mode":"metered","ratePerHour":"1.00","increment":"1h0m0s","minimum":"1h0m0s"},
+	"availability":{"fillProbability":1,"maxNodes":1,"leadTime":"0s"},"hidden":{"setupHours":0,"egressPerGB":"0",
+	"ingressPerGB":"0","storagePerGBMonth":"0","transferGbps":0,"nodeMTBF":"0s","recoveryTime":"0s",
+	"platformFeeFraction":0,"staffFTE":0,"staffCostPerYear":"0"},"source":{"name":"me","asOf":"2026-11-01"}}]}`
+	negative := strings.Replace(valid, `"ratePerHour":"1.00"`, `"ratePerHour":"-1.00"`, 1)
+	tests := []struct {
+		name    string
+		reason  string
+		args    []string
+		wantOut string // substring of the output on success
+		wantErr string // substring of the error; "" means success
+		errIs   error
+	}{
+		{
+			name: "user catalog", reason: "-catalog prints the file's offers, priced per GPU",
+			args: []string{"-catalog", writeFile(t, "ok.json", valid)}, wantOut: "$0.50", // $1.00 per node-hour over 2 GPUs
+		},
+		{
+			name: "missing file", reason: "a file that does not exist is a clean error naming it",
+			args: []string{"-catalog", filepath.Join(t.TempDir(), "nope.json")}, wantErr: "nope.json", errIs: fs.ErrNotExist,
+		},
+		{
+			name: "invalid catalog", reason: "a negative price fails validation and names the field",
+			args: []string{"-catalog", writeFile(t, "neg.json", negative)}, wantErr: "RatePerHour", errIs: provider.ErrNegative,
+		},
+		{
+			name: "not JSON", reason: "a syntax error is reported, not a panic",
+			args: []string{"-catalog", writeFile(t, "junk.json", "{oops")}, wantErr: "junk.json",
+		},
+		{
+			name: "stray argument", reason: "positional arguments are a usage error",
+			args: []string{"extra"}, wantErr: "unexpected argument",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			err := run(&out, tc.args, today)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("run(%q) error: %v (%s)", tc.args, err, tc.reason)
+				}
+				if !strings.Contains(out.String(), tc.wantOut) {
+					t.Errorf("output lacks %q (%s):\n%s", tc.wantOut, tc.reason, out.String())
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("run(%q) succeeded, want an error containing %q (%s)", tc.args, tc.wantErr, tc.reason)
+			}
+			if !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("error = %q, want it to contain %q (%s)", err, tc.wantErr, tc.reason)
+			}
+			if tc.errIs != nil && !errors.Is(err, tc.errIs) {
+				t.Errorf("error = %v, want errors.Is(err, %v) (%s)", err, tc.errIs, tc.reason)
+			}
+		})
+	}
+}
+
+func TestStaleWarning(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		reason   string
+		now      time.Time
+		wantWarn bool
+	}{
+		{"fresh", "a day after the catalog date", cat.AsOf.AddDate(0, 0, 1), false},
+		{"180 days", "exactly 180 days old is not yet stale", cat.AsOf.Add(staleAfter), false},
+		{"181 days", "more than 180 days old is stale", cat.AsOf.AddDate(0, 0, 181), true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, warn bytes.Buffer
+			if err := printCatalog(&out, &warn, cat, tc.now); err != nil {
+				t.Fatal(err)
+			}
+			if got := warn.Len() > 0; got != tc.wantWarn {
+				t.Errorf("warned = %v, want %v (%s); warning: %q", got, tc.wantWarn, tc.reason, warn.String())
+			}
+			if tc.wantWarn && strings.Count(warn.String(), "\n") != 1 {
+				t.Errorf("warning is not one line: %q", warn.String())
+			}
+		})
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	d := provider.Metered{}.RatePerHour
+	tests := []struct {
+		name   string
+		reason string
+		p      provider.Pricing
+		want   string
+	}{
+		{"per second", "AWS-style billing", provider.PerSecond(d, time.Minute), "metered/1s"},
+		{"per minute", "Lambda-style billing", provider.PerMinute(d), "metered/1m"},
+		{"hourly", "classic on-demand", provider.Hourly(d), "metered/1h"},
+		{"pro rata", "zero increment", provider.ProRata(d), "metered/prorata"},
+		{"1 year", "one-year commitment", provider.Reserved{Term: provider.Year}, "reserved/1y"},
+		{"3 years", "three-year commitment", provider.Reserved{Term: 3 * provider.Year}, "reserved/3y"},
+		{"monthly", "monthly rental", provider.Monthly(d), "reserved/1mo"},
+		{"owned", "capital expense", provider.Owned{}, "owned"},
+		{"credit", "credit shows its base", provider.Credit{Base: provider.PerMinute(d)}, "credit/metered/1m"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := describe(tc.p); got != tc.want {
+				t.Errorf("describe(%#v) = %q, want %q (%s)", tc.p, got, tc.want, tc.reason)
+			}
+		})
+	}
+}
