@@ -365,8 +365,8 @@ func (s Steps) Validate() error {
 		if s.Cycle > 0 && st.Start >= s.Cycle {
 			errs = append(errs, fieldErr(fmt.Sprintf("steps[%d].start", i), st.Start, ErrOutOfRange, "must be below the period"))
 		}
-		if err := checkFraction(fmt.Sprintf("steps[%d].value", i), st.Value); err != nil {
-			errs = append(errs, err)
+		if err := checkFraction("value", st.Value); err != nil {
+			errs = append(errs, prefixErrors(fmt.Sprintf("steps[%d]", i), err)...)
 		}
 	}
 	return errors.Join(errs...)
@@ -455,8 +455,8 @@ func (p PiecewiseLinear) Validate() error {
 		if i > 0 && pt.T <= p.Points[i-1].T {
 			errs = append(errs, fieldErr(fmt.Sprintf("points[%d].t", i), pt.T, ErrUnsorted, ""))
 		}
-		if err := checkFraction(fmt.Sprintf("points[%d].v", i), pt.V); err != nil {
-			errs = append(errs, err)
+		if err := checkFraction("v", pt.V); err != nil { // name the field only on error: no allocation per point
+			errs = append(errs, prefixErrors(fmt.Sprintf("points[%d]", i), err)...)
 		}
 	}
 	return errors.Join(errs...)

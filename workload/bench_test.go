@@ -1,0 +1,64 @@
+package workload
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+// hourlySeries returns n hourly samples of a noisy diurnal pattern, normalised to [0, 1].
+func hourlySeries(n int) PiecewiseLinear {
+	pts := make([]Point, n)
+	for i := range pts {
+		h := float64(i)
+		v := 0.55 + 0.35*math.Cos(2*math.Pi*(h-14)/24) + 0.1*math.Sin(h*12.9898)
+		pts[i] = Point{T: time.Duration(i) * time.Hour, V: math.Min(1, math.Max(0, v))}
+	}
+	return PiecewiseLinear{Points: pts}
+}
+
+// benchmarkLoadDuration measures the load-duration curve of n hourly samples
+// in n hourly slices.
+func benchmarkLoadDuration(b *testing.B, n int) {
+	c := hourlySeries(n)
+	h := time.Duration(n) * time.Hour
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := LoadDuration(c, h, n); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
+}
+
+// BenchmarkLoadDurationYear is the target figure: a one-year hourly series
+// (8,760 points) must take ≤ 2 ms.
+func BenchmarkLoadDurationYear(b *testing.B) { benchmarkLoadDuration(b, 8760) }
+
+// BenchmarkLoadDurationThreeYears scales the same to 26,280 points.
+func BenchmarkLoadDurationThreeYears(b *testing.B) { benchmarkLoadDuration(b, 3*8760) }
+
+// BenchmarkMeanNumeric measures the numeric mean of a growing diurnal curve
+// over a year at the default resolution.
+func BenchmarkMeanNumeric(b *testing.B) {
+	c := Growth{Base: Diurnal{Mean: 0.5, Amplitude: 0.3, PeakHour: 14}, RatePerYear: 0.4}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Mean(c, 8760*time.Hour); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestLoadDurationYearBudget guards the ≤ 2 ms target loosely (ten times the
+// budget, so slow or instrumented CI machines do not flake) without running
+// the benchmark.
+func TestLoadDurationYearBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing")
+	}
+	r := testing.Benchmark(func(b *testing.B) { benchmarkLoadDuration(b, 8760) })
+	if per := time.Duration(r.NsPerOp()); r.N > 0 && per > 20*time.Millisecond {
+		t.Errorf("load-duration curve of 8,760 samples took %v, budget 2 ms", per)
+	}
+}
