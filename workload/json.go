@@ -14,8 +14,10 @@ import (
 // jsonDuration encodes a time.Duration as a Go duration string ("720h0m0s").
 type jsonDuration time.Duration
 
+// MarshalText writes the duration in time.Duration.String form.
 func (d jsonDuration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
 
+// UnmarshalText parses a duration with time.ParseDuration.
 func (d *jsonDuration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
@@ -197,10 +199,20 @@ func MarshalCurve(c Curve) ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// MaxCurveDepth is the deepest nesting of combinators UnmarshalCurve accepts.
+const MaxCurveDepth = 32
+
 // UnmarshalCurve decodes a curve written by MarshalCurve. Unknown types and
-// unknown fields are errors (wrapping ErrUnknownName or ErrSyntax); the
-// curve is not validated ("null" decodes to a nil curve without error).
-func UnmarshalCurve(data []byte) (Curve, error) {
+// unknown fields are errors (wrapping ErrUnknownName or ErrSyntax), and so is
+// nesting deeper than MaxCurveDepth; the curve is not validated ("null"
+// decodes to a nil curve without error).
+func UnmarshalCurve(data []byte) (Curve, error) { return unmarshalCurve(data, 0) }
+
+func unmarshalCurve(data []byte, depth int) (Curve, error) {
+	if depth > MaxCurveDepth {
+		return nil, fmt.Errorf("%w: curves nested deeper than %d", ErrSyntax, MaxCurveDepth)
+	}
+	sub := func(data []byte) (Curve, error) { return unmarshalCurve(data, depth+1) }
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return nil, nil
 	}
@@ -232,11 +244,11 @@ func UnmarshalCurve(data []byte) (Curve, error) {
 		if err := dec(&v); err != nil {
 			return nil, err
 		}
-		wd, err := UnmarshalCurve(v.Weekday)
+		wd, err := sub(v.Weekday)
 		if err != nil {
 			return nil, err
 		}
-		we, err := UnmarshalCurve(v.Weekend)
+		we, err := sub(v.Weekend)
 		if err != nil {
 			return nil, err
 		}
@@ -266,7 +278,7 @@ func UnmarshalCurve(data []byte) (Curve, error) {
 		if err := dec(&v); err != nil {
 			return nil, err
 		}
-		b, err := UnmarshalCurve(v.Base)
+		b, err := sub(v.Base)
 		if err != nil {
 			return nil, err
 		}
@@ -278,7 +290,7 @@ func UnmarshalCurve(data []byte) (Curve, error) {
 		}
 		terms := make([]Curve, len(v.Terms))
 		for i, raw := range v.Terms {
-			c, err := UnmarshalCurve(raw)
+			c, err := sub(raw)
 			if err != nil {
 				return nil, err
 			}
@@ -290,28 +302,28 @@ func UnmarshalCurve(data []byte) (Curve, error) {
 		if err := dec(&v); err != nil {
 			return nil, err
 		}
-		c, err := UnmarshalCurve(v.Curve)
+		c, err := sub(v.Curve)
 		return Scale{Curve: c, Factor: v.Factor}, err
 	case "clamp":
 		var v clampJSON
 		if err := dec(&v); err != nil {
 			return nil, err
 		}
-		c, err := UnmarshalCurve(v.Curve)
+		c, err := sub(v.Curve)
 		return Clamp{Curve: c, Min: v.Min, Max: v.Max}, err
 	case "shift":
 		var v shiftJSON
 		if err := dec(&v); err != nil {
 			return nil, err
 		}
-		c, err := UnmarshalCurve(v.Curve)
+		c, err := sub(v.Curve)
 		return Shift{Curve: c, Offset: time.Duration(v.Offset)}, err
 	case "repeat":
 		var v repeatJSON
 		if err := dec(&v); err != nil {
 			return nil, err
 		}
-		c, err := UnmarshalCurve(v.Curve)
+		c, err := sub(v.Curve)
 		return Repeat{Curve: c, Cycle: time.Duration(v.Cycle)}, err
 	}
 	return nil, fmt.Errorf("%w: curve type %q", ErrUnknownName, t.Type)

@@ -135,3 +135,14 @@ func TestReadErrors(t *testing.T) {
 		t.Errorf("scenario errors name the workload: %v", err)
 	}
 }
+
+func TestCurveJSONDepthLimit(t *testing.T) {
+	in := strings.Repeat(`{"type":"scale","factor":1,"curve":`, MaxCurveDepth+2) + `{"type":"constant","value":1}` + strings.Repeat("}", MaxCurveDepth+2)
+	if _, err := UnmarshalCurve([]byte(in)); !errors.Is(err, ErrSyntax) {
+		t.Errorf("deep nesting: %v, want ErrSyntax", err)
+	}
+	in = strings.Repeat(`{"type":"scale","factor":1,"curve":`, 5) + `{"type":"constant","value":1}` + strings.Repeat("}", 5)
+	if _, err := UnmarshalCurve([]byte(in)); err != nil {
+		t.Errorf("shallow nesting: %v", err)
+	}
+}

@@ -42,11 +42,14 @@ func ReadSamplesCSV(r io.Reader) ([]Observation, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%w: line %d: %v", ErrSyntax, line, err))
+			errs = append(errs, fmt.Errorf("%w: %v", ErrSyntax, err)) // csv errors name the line
 			break
 		}
+		if len(rec) == 0 {
+			continue
+		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}
