@@ -95,9 +95,10 @@ type row struct {
 // printCatalog writes cat to w as an aligned table, and a one-line warning
 // to warn when the catalog is older than staleAfter at now.
 func printCatalog(w, warn io.Writer, cat provider.Catalog, now time.Time) error {
-	if age := now.Sub(cat.AsOf); age > staleAfter {
-		fmt.Fprintf(warn, "warning: catalog is dated %s, %d days ago; its prices may be out of date\n",
-			cat.AsOf.Format(time.DateOnly), int(age.Hours()/24))
+	for _, s := range cat.Stale(now, staleAfter) {
+		if s.Offer == "" { // the catalog as a whole; offers carry older source dates by design
+			fmt.Fprintf(warn, "warning: %s; its prices may be out of date\n", s)
+		}
 	}
 	rows := make([]row, 0, len(cat.Offers))
 	for _, o := range cat.Offers {
