@@ -271,6 +271,13 @@ func (e *evaluation) service() error {
 		meanGPUs = float64(w.GPUs) * prof.Mean()
 		runs, nodeHours = levelRuns(need, span/time.Duration(len(need)), horizon.Hours()/span.Hours(), circular)
 	}
+	if payAsYouGo(o.Pricing) {
+		var err error
+		if runs, err = holdWhenCheaper(o.Pricing, runs, horizon); err != nil {
+			return err
+		}
+		nodeHours = runHours(runs)
+	}
 	if limit := o.Availability.MaxNodes; limit > 0 && nodes > limit {
 		return &CompatibilityError{Workload: w.Name, Offer: o.ID, Check: CheckFit,
 			Reason: fmt.Sprintf("peak needs %d nodes, offer has at most %d", nodes, limit)}
@@ -326,6 +333,34 @@ func (e *evaluation) service() error {
 	}
 	e.timeline()
 	return nil
+}
+
+// holdWhenCheaper replaces the runs of a demand level by one node held for
+// the whole horizon when that bills less — as an operator would keep a node
+// whose idle gaps are shorter than its billing increment or minimum charge.
+// Levels are priced separately, so a base load can be held while the peaks
+// start and stop.
+func holdWhenCheaper(p provider.Pricing, runs []provider.Run, horizon time.Duration) ([]provider.Run, error) {
+	out := make([]provider.Run, len(runs))
+	for i, r := range runs {
+		out[i] = r
+		held := provider.Run{Length: horizon, Count: 1, Nodes: r.Nodes}
+		if r.Count == 1 && r.Length >= horizon {
+			continue
+		}
+		asRun, err := p.Charges(provider.Usage{Horizon: horizon, Runs: []provider.Run{r}})
+		if err != nil {
+			return nil, err
+		}
+		asHeld, err := p.Charges(provider.Usage{Horizon: horizon, Runs: []provider.Run{held}})
+		if err != nil {
+			return nil, err
+		}
+		if provider.Total(asHeld).LessThan(provider.Total(asRun)) {
+			out[i] = held
+		}
+	}
+	return out, nil
 }
 
 // timeline fills start delay, transfer time, finish and the deadline verdict.

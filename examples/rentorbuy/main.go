@@ -1,0 +1,200 @@
+// Command rentorbuy answers "rent or buy?" for one owned server of the
+// catalog: against every offer that rents the same GPU, it prints the
+// utilization at which owning breaks even (tco.BreakEven, all hidden costs
+// included), the month from which owning has cost less cash, and both totals
+// at the utilization you expect.
+//
+// By default it compares the embedded catalog's 8×H100 server over 3 years at
+// 60 % utilization:
+//
+//	go run ./examples/rentorbuy
+//
+// Flags choose the owned offer, the horizon, the expected utilization, the
+// discount rate and a catalog of your own:
+//
+//	go run ./examples/rentorbuy -own self-8x-a100-80gb-server -years 5 -util 0.4
+//	go run ./examples/rentorbuy -catalog my-offers.json -own my-server
+//
+// The workload is standing capacity for one node's GPUs that runs at its peak
+// for the given fraction of every day and tolerates interruptions (so spot
+// offers take part, paying for their preemptions).
+package main
+
+import (
+	"cmp"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/tco"
+	"github.com/gputco/gputco/workload"
+)
+
+// staleAfter is the age beyond which a catalog draws a warning.
+const staleAfter = 180 * 24 * time.Hour
+
+func main() {
+	if err := run(os.Stdout, os.Stderr, os.Args[1:], time.Now()); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "rentorbuy:", err)
+		os.Exit(1)
+	}
+}
+
+// options are the command's flags.
+type options struct {
+	catalog, own      string
+	years, util, rate float64
+}
+
+// run parses args and prints the comparison to w, warnings to warn. now is
+// today's date, for the staleness warning.
+func run(w, warn io.Writer, args []string, now time.Time) error {
+	fs := flag.NewFlagSet("rentorbuy", flag.ContinueOnError)
+	fs.SetOutput(warn)
+	var opt options
+	fs.StringVar(&opt.catalog, "catalog", "", "JSON catalog `file` instead of the embedded default")
+	fs.StringVar(&opt.own, "own", "self-8x-h100-server", "`ID` of the owned offer to compare")
+	fs.Float64Var(&opt.years, "years", 3, "horizon in `years`")
+	fs.Float64Var(&opt.util, "util", 0.6, "expected utilization, a `fraction` of each day at peak")
+	fs.Float64Var(&opt.rate, "discount", 0, "annual discount `rate` for present values (0.08 is 8 %)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if !(opt.years > 0 && opt.years <= 20) {
+		return fmt.Errorf("-years %v: want a horizon in (0, 20]", opt.years)
+	}
+	if !(opt.util > 0 && opt.util <= 1) {
+		return fmt.Errorf("-util %v: want a fraction in (0, 1]", opt.util)
+	}
+	cat, err := load(opt.catalog)
+	if err != nil {
+		return err
+	}
+	if age := now.Sub(cat.AsOf); age > staleAfter {
+		fmt.Fprintf(warn, "warning: catalog dated %s is %d days old; prices may have moved\n",
+			cat.AsOf.Format(time.DateOnly), int(age.Hours()/24))
+	}
+	own, ok := cat.Offers.Find(opt.own)
+	if !ok {
+		return fmt.Errorf("no offer %q in the catalog", opt.own)
+	}
+	if own.Pricing.Mode() != "owned" {
+		return fmt.Errorf("offer %q is %s, not owned", own.ID, own.Pricing.Mode())
+	}
+	rows, skipped, err := compare(cat, own, opt)
+	if err != nil {
+		return err
+	}
+	return render(w, cat, own, opt, rows, skipped)
+}
+
+// load returns the catalog at path, or the embedded default for "".
+func load(path string) (provider.Catalog, error) {
+	if path == "" {
+		return provider.Default()
+	}
+	return provider.LoadCatalog(path)
+}
+
+// row is one rent offer compared with the owned one.
+type row struct {
+	offer      provider.Offer
+	rate       float64 // list price per GPU-hour over the horizon
+	breakEven  tco.BreakEvenPoint
+	rent, owns tco.Report // at the expected utilization
+}
+
+// compare evaluates every offer of the owned GPU model against own.
+func compare(cat provider.Catalog, own provider.Offer, opt options) ([]row, []string, error) {
+	horizon := time.Duration(opt.years * float64(provider.Year))
+	w := workload.Workload{
+		Name: fmt.Sprintf("%d× %s", own.GPUsPerNode, own.GPU.Model), Kind: workload.Inference,
+		GPUs: own.GPUsPerNode, Demand: workload.Constant{Value: 1}, Horizon: horizon,
+		Interruption: workload.Interruption{Tolerance: workload.Stateless, RestartTime: 10 * time.Minute},
+	}
+	a := tco.Assumptions{Horizon: horizon, DiscountRatePerYear: opt.rate, Utilization: opt.util}
+	var rows []row
+	var skipped []string
+	for _, o := range cat.Offers.GPU(own.GPU.Model) {
+		if o.ID == own.ID || o.Pricing.Mode() == "owned" {
+			continue
+		}
+		be, err := tco.BreakEven(w, o, own, a)
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("%s: %v", o.ID, err))
+			continue
+		}
+		rent, err := tco.Evaluate(w, o, a)
+		if err != nil {
+			return nil, nil, err
+		}
+		owns, err := tco.Evaluate(w, own, a)
+		if err != nil {
+			return nil, nil, err
+		}
+		rate, err := o.RatePerGPUHour(horizon)
+		if err != nil {
+			return nil, nil, err
+		}
+		f, _ := rate.Float64()
+		rows = append(rows, row{offer: o, rate: f, breakEven: be, rent: rent, owns: owns})
+	}
+	if len(rows) == 0 {
+		return nil, skipped, fmt.Errorf("no offer rents %s to compare with %q", own.GPU.Model, own.ID)
+	}
+	slices.SortFunc(rows, func(a, b row) int {
+		return cmp.Or(cmp.Compare(a.breakEven.Utilization, b.breakEven.Utilization), cmp.Compare(a.offer.ID, b.offer.ID))
+	})
+	return rows, skipped, nil
+}
+
+// render prints the comparison table.
+func render(w io.Writer, cat provider.Catalog, own provider.Offer, opt options, rows []row, skipped []string) error {
+	fmt.Fprintf(w, "Rent or buy %d× %s over %g years at %.0f%% utilization (catalog of %s, %s)\n",
+		own.GPUsPerNode, own.GPU.Model, opt.years, opt.util*100, cat.AsOf.Format(time.DateOnly), cat.Currency)
+	fmt.Fprintf(w, "Owning %s: %s total at %.0f%%, hidden costs included\n\n",
+		own.ID, rows[0].owns.PresentValue.StringFixed(0), opt.util*100)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "RENT OFFER\tMODE\t$/GPU-H\tBREAK-EVEN\tOWN CHEAPER FROM\tRENT @%.0f%%\tOWN @%.0f%%\tVERDICT\n", opt.util*100, opt.util*100)
+	for _, r := range rows {
+		be := r.breakEven
+		var cross string
+		switch be.Outcome {
+		case tco.OwnAlwaysCheaper:
+			cross = "always"
+		case tco.RentAlwaysCheaper:
+			cross = "never"
+		default:
+			cross = fmt.Sprintf("%.1f%%", be.Utilization*100)
+		}
+		month := "never"
+		if be.Month > 0 {
+			month = fmt.Sprintf("month %d", be.Month)
+		}
+		verdict := "rent"
+		if r.owns.PresentValue.LessThan(r.rent.PresentValue) {
+			verdict = "buy"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t$%.2f\t%s\t%s\t%s\t%s\t%s\n", r.offer.ID, r.offer.Pricing.Mode(), r.rate,
+			cross, month, r.rent.PresentValue.StringFixed(0), r.owns.PresentValue.StringFixed(0), verdict)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(w, "skipped %s\n", s)
+	}
+	return nil
+}
