@@ -1,0 +1,221 @@
+package tco_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/tco"
+	"github.com/gputco/gputco/workload"
+	"github.com/gputco/gputco/workload/workloadtest"
+	"github.com/shopspring/decimal"
+)
+
+// compatJob is a two-node gang (16 GPUs) on H100 SXM with 80 GiB, an
+// InfiniBand requirement of 400 Gbps (incompatible below), dedicated
+// isolation, US only, checkpointed.
+func compatJob() workload.Workload {
+	return workload.Workload{
+		Name: "compat-job", Kind: workload.Training, GPUs: 16, WorkGPUHours: 160,
+		Requirements: workload.Requirements{
+			MinMemoryGiB:  80,
+			Models:        map[string]float64{"H100 SXM": 1},
+			Interconnect:  workload.Interconnect{Fabric: workload.InfiniBand, Gbps: 400},
+			MinIsolation:  workload.Dedicated,
+			Jurisdictions: []string{"US"},
+		},
+		Interruption: workload.Interruption{Tolerance: workload.Checkpointed, CheckpointTime: 2 * time.Minute, RestartTime: 5 * time.Minute},
+	}
+}
+
+// compatOffer is an 8×H100 node on InfiniBand at 3,200 Gbps, dedicated, in
+// the US, metered, always in stock, without a node limit.
+func compatOffer() provider.Offer {
+	o := evalOffer("compat-offer", provider.PerSecond(decimal.NewFromInt(50), 0))
+	o.Isolation = provider.Dedicated
+	o.Jurisdiction = "US"
+	return o
+}
+
+// compatChecks returns the Check of every *CompatibilityError joined in err,
+// in order, and fails if some joined error is not one.
+func compatChecks(t *testing.T, err error, w workload.Workload, o provider.Offer) []tco.Check {
+	t.Helper()
+	if err == nil {
+		return nil
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	var checks []tco.Check
+	for _, e := range errs {
+		var ce *tco.CompatibilityError
+		if !errors.As(e, &ce) {
+			t.Fatalf("joined error %v is not a *tco.CompatibilityError", e)
+		}
+		if ce.Workload != w.Name || ce.Offer != o.ID || ce.Reason == "" {
+			t.Errorf("CompatibilityError %+v: want workload %q, offer %q and a reason", ce, w.Name, o.ID)
+		}
+		checks = append(checks, ce.Check)
+	}
+	return checks
+}
+
+func TestCompatible(t *testing.T) {
+	req, fit, offered := tco.CheckRequirements, tco.CheckFit, tco.CheckOffered
+	tests := []struct {
+		name   string
+		w      func(*workload.Workload)
+		o      func(*provider.Offer)
+		want   []tco.Check
+		reason string
+	}{
+		{"all match", nil, nil, nil, "the base pair is compatible"},
+		{"wrong GPU model", nil, func(o *provider.Offer) {
+			o.GPU = provider.GPU{Model: "A100 80GB", MemoryGiB: 80, BF16TFLOPS: 312, TDPWatts: 400}
+		}, []tco.Check{req}, "A100 is not in the workload's model list"},
+		{"too little memory", func(w *workload.Workload) { w.Requirements.MinMemoryGiB = 141 }, nil,
+			[]tco.Check{req}, "80 GiB < 141 GiB"},
+		{"fabric below requirement", nil, func(o *provider.Offer) {
+			o.Interconnect = provider.Interconnect{Fabric: provider.Ethernet, GbpsPerNode: 3200}
+		}, []tco.Check{req}, "a two-node gang needs InfiniBand; incompatible below by default"},
+		{"bandwidth below requirement", nil, func(o *provider.Offer) { o.Interconnect.GbpsPerNode = 200 },
+			[]tco.Check{req}, "InfiniBand at 200 Gbps < 400 Gbps"},
+		{"fabric below, workload accepts slower", func(w *workload.Workload) {
+			w.Requirements.Interconnect.BelowFabric = workload.Slower
+			w.Requirements.Interconnect.Efficiency = 0.8
+		}, func(o *provider.Offer) {
+			o.Interconnect = provider.Interconnect{Fabric: provider.Ethernet, GbpsPerNode: 100}
+		}, nil, "BelowFabric Slower runs at reduced efficiency instead of failing"},
+		{"single node ignores fabric", func(w *workload.Workload) { w.GPUs = 8 }, func(o *provider.Offer) {
+			o.Interconnect = provider.Interconnect{}
+		}, nil, "the interconnect requirement applies only to gangs spanning nodes"},
+		{"isolation below minimum", nil, func(o *provider.Offer) { o.Isolation = provider.Shared },
+			[]tco.Check{req}, "shared < dedicated"},
+		{"jurisdiction not allowed", nil, func(o *provider.Offer) { o.Jurisdiction = "EU" },
+			[]tco.Check{req}, "only US is allowed"},
+		{"spot for non-interruptible work", func(w *workload.Workload) { w.Interruption = workload.Interruption{} },
+			func(o *provider.Offer) { o.Pricing = provider.Spot{RatePerHour: decimal.NewFromInt(20), InterruptionRatePerHour: 0.01} },
+			[]tco.Check{req}, "work that tolerates no interruption cannot use spot"},
+		{"spot under a credit for non-interruptible work", func(w *workload.Workload) { w.Interruption = workload.Interruption{} },
+			func(o *provider.Offer) {
+				o.Pricing = provider.Credit{Base: provider.Spot{RatePerHour: decimal.NewFromInt(20)}, Amount: decimal.NewFromInt(100)}
+			}, []tco.Check{req}, "a credit does not make spot uninterruptible"},
+		{"stateless work on spot", func(w *workload.Workload) {
+			w.Interruption = workload.Interruption{Tolerance: workload.Stateless}
+		}, func(o *provider.Offer) { o.Pricing = provider.Spot{RatePerHour: decimal.NewFromInt(20)} },
+			nil, "stateless work tolerates preemption"},
+		{"too many nodes", nil, func(o *provider.Offer) { o.Availability.MaxNodes = 1 },
+			[]tco.Check{fit}, "two nodes needed, one available"},
+		{"node limit exactly met", nil, func(o *provider.Offer) { o.Availability.MaxNodes = 2 },
+			nil, "two nodes needed, two available"},
+		{"fill probability zero", nil, func(o *provider.Offer) { o.Availability.FillProbability = 0 },
+			[]tco.Check{offered}, "quoted but never in stock"},
+		{"several failures at once", func(w *workload.Workload) { w.Requirements.MinMemoryGiB = 141 },
+			func(o *provider.Offer) {
+				o.Jurisdiction = "EU"
+				o.Isolation = provider.Shared
+				o.Availability = provider.Availability{MaxNodes: 1}
+			}, []tco.Check{req, req, req, fit, offered}, "every failed answer is reported, in question order"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, o := compatJob(), compatOffer()
+			if tt.w != nil {
+				tt.w(&w)
+			}
+			if tt.o != nil {
+				tt.o(&o)
+			}
+			err := tco.Compatible(w, o)
+			got := compatChecks(t, err, w, o)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Fatalf("Compatible checks mismatch (-want +got) (%s):\n%s\nerror: %v", tt.reason, diff, err)
+			}
+			for _, c := range tt.want {
+				sentinel := map[tco.Check]error{req: tco.ErrIncompatible, fit: tco.ErrDoesNotFit, offered: tco.ErrNotOffered}[c]
+				if !errors.Is(err, sentinel) {
+					t.Errorf("errors.Is(%v, %v) = false (%s)", err, sentinel, tt.reason)
+				}
+			}
+			if len(tt.want) > 0 {
+				var ce *tco.CompatibilityError
+				if !errors.As(err, &ce) || ce.Check != tt.want[0] {
+					t.Errorf("errors.As gives %+v, want Check %v (%s)", ce, tt.want[0], tt.reason)
+				}
+				// Evaluate refuses the same pair with the same sentinels.
+				if _, eerr := tco.Evaluate(w, o, tco.Assumptions{}); !errors.Is(eerr, tco.ErrIncompatible) &&
+					!errors.Is(eerr, tco.ErrDoesNotFit) && !errors.Is(eerr, tco.ErrNotOffered) {
+					t.Errorf("Evaluate error %v does not wrap a compatibility sentinel (%s)", eerr, tt.reason)
+				}
+			}
+		})
+	}
+}
+
+// TestCompatibleMedical checks the fixture whose data must stay in Germany on
+// physically isolated hardware, with a RoCE requirement it accepts at 70 %
+// efficiency below.
+func TestCompatibleMedical(t *testing.T) {
+	de := func() provider.Offer {
+		o := evalOffer("de-owned", provider.PerSecond(decimal.NewFromInt(40), 0))
+		o.Jurisdiction, o.Isolation = "DE", provider.Physical
+		o.GPU = provider.GPU{Model: "L40S", MemoryGiB: 48, BF16TFLOPS: 362, TDPWatts: 350}
+		o.Interconnect = provider.Interconnect{Fabric: provider.RoCE, GbpsPerNode: 400}
+		return o
+	}
+	tests := []struct {
+		name   string
+		o      func(*provider.Offer)
+		want   []tco.Check
+		reason string
+	}{
+		{"German physical RoCE", nil, nil, "every requirement met"},
+		{"German physical Ethernet", func(o *provider.Offer) { o.Interconnect = provider.Interconnect{Fabric: provider.Ethernet, GbpsPerNode: 100} },
+			nil, "Medical accepts a slower fabric"},
+		{"EU instead of DE", func(o *provider.Offer) { o.Jurisdiction = "EU" }, []tco.Check{tco.CheckRequirements}, "only DE is allowed"},
+		{"dedicated instead of physical", func(o *provider.Offer) { o.Isolation = provider.Dedicated },
+			[]tco.Check{tco.CheckRequirements}, "physical isolation required"},
+		{"US dedicated cloud", func(o *provider.Offer) { o.Jurisdiction, o.Isolation = "US", provider.Dedicated },
+			[]tco.Check{tco.CheckRequirements, tco.CheckRequirements}, "both isolation and jurisdiction fail"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, o := workloadtest.Medical(), de()
+			if tt.o != nil {
+				tt.o(&o)
+			}
+			err := tco.Compatible(w, o)
+			if diff := cmp.Diff(tt.want, compatChecks(t, err, w, o)); diff != "" {
+				t.Errorf("checks mismatch (-want +got) (%s):\n%s", tt.reason, diff)
+			}
+			if tt.want != nil && !errors.Is(err, tco.ErrIncompatible) {
+				t.Errorf("error %v does not wrap ErrIncompatible (%s)", err, tt.reason)
+			}
+		})
+	}
+}
+
+func TestCheckString(t *testing.T) {
+	tests := []struct {
+		name   string
+		c      tco.Check
+		want   string
+		reason string
+	}{
+		{"requirements", tco.CheckRequirements, "requirements", "documented name"},
+		{"fit", tco.CheckFit, "fit", "documented name"},
+		{"offered", tco.CheckOffered, "offered", "documented name"},
+		{"unknown", tco.Check(9), "check(9)", "an unknown value still prints"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.c.String(); got != tt.want {
+				t.Errorf("String() = %q, want %q (%s)", got, tt.want, tt.reason)
+			}
+		})
+	}
+}
