@@ -219,6 +219,7 @@ func ImportPriceList(r io.Reader, opts ImportOptions) (Catalog, error) {
 	}
 	c := Catalog{Currency: o.currency, AsOf: o.asOf}
 	seen := make(map[string]int)
+	var chunks offerChunks
 	for {
 		rec, line, err := nextRecord(cr)
 		if err == io.EOF {
@@ -275,7 +276,8 @@ func ImportPriceList(r io.Reader, opts ImportOptions) (Catalog, error) {
 			Availability: Availability{FillProbability: o.fill},
 			Source:       Source{Name: o.sourceName, URL: opts.SourceURL, AsOf: o.asOf, Note: o.note},
 		}
-		var offers []Offer
+		var pair [2]Offer
+		offers := pair[:0]
 		if priceText != "" {
 			m := base
 			m.ID = id
@@ -309,8 +311,9 @@ func ImportPriceList(r io.Reader, opts ImportOptions) (Catalog, error) {
 		for _, of := range offers {
 			seen[of.ID] = line
 		}
-		c.Offers = append(c.Offers, offers...)
+		chunks = chunks.add(offers)
 	}
+	c.Offers = chunks.offers()
 	if len(errs) > 0 {
 		if opts.KeepGoodRows {
 			return c, errors.Join(errs...)
@@ -318,6 +321,38 @@ func ImportPriceList(r io.Reader, opts ImportOptions) (Catalog, error) {
 		return Catalog{}, errors.Join(errs...)
 	}
 	return c, nil
+}
+
+// offerChunks collects offers in fixed-size chunks, so that a long price list
+// is not copied over and over as one slice grows.
+type offerChunks [][]Offer
+
+const offerChunkSize = 1024
+
+func (cs offerChunks) add(os []Offer) offerChunks {
+	for _, o := range os {
+		if len(cs) == 0 || len(cs[len(cs)-1]) == offerChunkSize {
+			cs = append(cs, make([]Offer, 0, offerChunkSize))
+		}
+		cs[len(cs)-1] = append(cs[len(cs)-1], o)
+	}
+	return cs
+}
+
+// offers returns the offers in order, or nil when there are none.
+func (cs offerChunks) offers() Offers {
+	n := 0
+	for _, c := range cs {
+		n += len(c)
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make(Offers, 0, n)
+	for _, c := range cs {
+		out = append(out, c...)
+	}
+	return out
 }
 
 // importConfig is ImportOptions with defaults resolved.
