@@ -98,7 +98,9 @@ func TestCompatible(t *testing.T) {
 		{"jurisdiction not allowed", nil, func(o *provider.Offer) { o.Jurisdiction = "EU" },
 			[]tco.Check{req}, "only US is allowed"},
 		{"spot for non-interruptible work", func(w *workload.Workload) { w.Interruption = workload.Interruption{} },
-			func(o *provider.Offer) { o.Pricing = provider.Spot{RatePerHour: decimal.NewFromInt(20), InterruptionRatePerHour: 0.01} },
+			func(o *provider.Offer) {
+				o.Pricing = provider.Spot{RatePerHour: decimal.NewFromInt(20), InterruptionRatePerHour: 0.01}
+			},
 			[]tco.Check{req}, "work that tolerates no interruption cannot use spot"},
 		{"spot under a credit for non-interruptible work", func(w *workload.Workload) { w.Interruption = workload.Interruption{} },
 			func(o *provider.Offer) {
@@ -174,7 +176,9 @@ func TestCompatibleMedical(t *testing.T) {
 		reason string
 	}{
 		{"German physical RoCE", nil, nil, "every requirement met"},
-		{"German physical Ethernet", func(o *provider.Offer) { o.Interconnect = provider.Interconnect{Fabric: provider.Ethernet, GbpsPerNode: 100} },
+		{"German physical Ethernet", func(o *provider.Offer) {
+			o.Interconnect = provider.Interconnect{Fabric: provider.Ethernet, GbpsPerNode: 100}
+		},
 			nil, "Medical accepts a slower fabric"},
 		{"EU instead of DE", func(o *provider.Offer) { o.Jurisdiction = "EU" }, []tco.Check{tco.CheckRequirements}, "only DE is allowed"},
 		{"dedicated instead of physical", func(o *provider.Offer) { o.Isolation = provider.Dedicated },

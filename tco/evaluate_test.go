@@ -240,7 +240,9 @@ func TestEvaluateClosedForms(t *testing.T) {
 				o.Hidden.EgressPerGB = decimal.RequireFromString("0.09")
 				return o
 			}(),
-			want:   func(tco.Report) decimal.Decimal { return decimal.NewFromInt(400).Mul(decimal.RequireFromString("0.09")) },
+			want: func(tco.Report) decimal.Decimal {
+				return decimal.NewFromInt(400).Mul(decimal.RequireFromString("0.09"))
+			},
 			reason: "all stored GB × egress at the end",
 		},
 		{
@@ -278,8 +280,10 @@ func TestEvaluateClosedForms(t *testing.T) {
 				o.Hidden.PlatformFeeFraction = 0.05
 				return o
 			}(),
-			a:      tco.Assumptions{Exclude: evalExcludeAllBut(provider.Fees)},
-			want:   func(r tco.Report) decimal.Decimal { return r.Line(provider.Compute).Mul(decimal.RequireFromString("0.05")) },
+			a: tco.Assumptions{Exclude: evalExcludeAllBut(provider.Fees)},
+			want: func(r tco.Report) decimal.Decimal {
+				return r.Line(provider.Compute).Mul(decimal.RequireFromString("0.05"))
+			},
 			reason: "fraction × compute",
 		},
 		{
