@@ -27,7 +27,8 @@ type Observation struct {
 // Timestamps must be strictly increasing and there must be at least one row.
 // All problems are reported at once (errors.Join), each naming the line;
 // they wrap ErrSyntax, ErrNotFinite, ErrNegative, ErrUnsorted or
-// ErrEmptySamples. Times are returned in UTC.
+// ErrEmptySamples. Times are returned in UTC. The values are returned as
+// read; FromSamples turns them into a demand curve normalised to the peak.
 func ReadSamplesCSV(r io.Reader) ([]Observation, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
