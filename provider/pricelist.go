@@ -171,9 +171,10 @@ const maxGPUsPerNode = 1 << 16
 //
 // The first record is the header; columns are found by name, in any order,
 // and other columns are ignored. Required: InstanceType, AcceleratorName,
-// AcceleratorCount, Price, Region; optional: SpotPrice, AvailabilityZone
-// (vCPUs and MemoryGiB are read by nobody). Prices are per instance (node)
-// and hour, plain decimals such as "55.04".
+// AcceleratorCount, Price, Region; optional: SpotPrice, AvailabilityZone.
+// vCPUs and MemoryGiB are not used: an Offer describes GPUs only. Prices are
+// per instance (node) and hour, plain decimals such as "55.04"; exponents are
+// refused.
 //
 // Each row is one instance type in one zone (or region, without a zone). A
 // row with no AcceleratorName is a CPU-only instance and is skipped silently.
