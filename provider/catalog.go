@@ -20,13 +20,16 @@ type Catalog struct {
 
 var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
 
-// Validate reports every problem of the catalog at once: a missing or
-// malformed currency, a missing date, duplicate offer IDs, offers in another
+// Validate reports every problem of the catalog at once: a missing currency
+// or one that is not three upper-case letters, a missing date, duplicate offer IDs, offers in another
 // currency, and every problem of every offer.
 func (c Catalog) Validate() error {
 	var p problems
-	if !currencyCode.MatchString(c.Currency) {
+	switch {
+	case c.Currency == "":
 		p.add("Currency", c.Currency, ErrMissing)
+	case !currencyCode.MatchString(c.Currency):
+		p.add("Currency", c.Currency, ErrOutOfRange)
 	}
 	if c.AsOf.IsZero() {
 		p.add("AsOf", "", ErrMissing)

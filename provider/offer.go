@@ -199,10 +199,18 @@ func (o Offer) NodesFor(gpus int) int {
 }
 
 // LeadTime returns the longest of the offer's provisioning lead time and, for
-// owned hardware, its procurement lead time.
+// owned hardware (also under a Credit), its procurement lead time.
 func (o Offer) LeadTime() time.Duration {
 	lt := o.Availability.LeadTime
-	if ow, ok := o.Pricing.(Owned); ok && ow.ProcurementLeadTime > lt {
+	p := o.Pricing
+	for {
+		c, ok := p.(Credit)
+		if !ok {
+			break
+		}
+		p = c.Base
+	}
+	if ow, ok := p.(Owned); ok && ow.ProcurementLeadTime > lt {
 		lt = ow.ProcurementLeadTime
 	}
 	return lt
