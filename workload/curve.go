@@ -190,7 +190,7 @@ func (d Diurnal) Validate() error {
 		}
 	}
 	if math.IsNaN(d.PeakHour) || d.PeakHour < 0 || d.PeakHour >= 24 {
-		errs = append(errs, fieldErr("peak_hour", d.PeakHour, ErrOutOfRange, "must be in [0, 24)"))
+		errs = append(errs, fieldErr("peakHour", d.PeakHour, ErrOutOfRange, "must be in [0, 24)"))
 	}
 	return errors.Join(errs...)
 }
@@ -538,9 +538,9 @@ func (g Growth) Validate() error {
 		errs = append(errs, prefixErrors("base", validateCurve(g.Base))...)
 	}
 	if math.IsNaN(g.RatePerYear) || math.IsInf(g.RatePerYear, 0) {
-		errs = append(errs, fieldErr("rate_per_year", g.RatePerYear, ErrNotFinite, ""))
+		errs = append(errs, fieldErr("ratePerYear", g.RatePerYear, ErrNotFinite, ""))
 	} else if g.RatePerYear <= -1 {
-		errs = append(errs, fieldErr("rate_per_year", g.RatePerYear, ErrOutOfRange, "must be > -1"))
+		errs = append(errs, fieldErr("ratePerYear", g.RatePerYear, ErrOutOfRange, "must be > -1"))
 	}
 	return errors.Join(errs...)
 }

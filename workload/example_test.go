@@ -45,13 +45,13 @@ func ExampleReadScenario() {
 	const in = `{
 	  "name": "q3",
 	  "workloads": [
-	    {"name": "tune", "kind": "fine-tuning", "gpus": 8, "work_gpu_hours": 96,
-	     "deadline": "48h0m0s", "cost_of_delay_per_day": "1500",
-	     "requirements": {"models": {"H100 SXM": 1, "A100 80GB": 0.33}, "min_isolation": "dedicated"},
-	     "interruption": {"tolerance": "checkpointed", "checkpoint_time": "2m0s", "restart_time": "5m0s"}},
+	    {"name": "tune", "kind": "fine-tuning", "gpus": 8, "workGPUHours": 96,
+	     "deadline": "48h0m0s", "costOfDelayPerDay": "1500",
+	     "requirements": {"models": {"H100 SXM": 1, "A100 80GB": 0.33}, "minIsolation": "dedicated"},
+	     "interruption": {"tolerance": "checkpointed", "checkpointTime": "2m0s", "restartTime": "5m0s"}},
 	    {"name": "chat", "kind": "inference", "gpus": 64, "horizon": "720h0m0s",
-	     "demand": {"type": "diurnal", "mean": 0.6, "amplitude": 0.4, "peak_hour": 14},
-	     "interruption": {"tolerance": "stateless", "restart_time": "3m0s"}}
+	     "demand": {"type": "diurnal", "mean": 0.6, "amplitude": 0.4, "peakHour": 14},
+	     "interruption": {"tolerance": "stateless", "restartTime": "3m0s"}}
 	  ]
 	}`
 	s, err := workload.ReadScenario(strings.NewReader(in))
@@ -63,13 +63,13 @@ func ExampleReadScenario() {
 		fmt.Printf("%s: %s, %d GPUs, service=%t, A100 speed %.3f (%t)\n", w.Name, w.Kind, w.GPUs, w.IsService(), f, ok)
 	}
 
-	_, err = workload.ReadScenario(strings.NewReader(`{"workloads": [{"name": "bad", "kind": "batch", "gpus": 0, "work_gpu_hours": -5}]}`))
+	_, err = workload.ReadScenario(strings.NewReader(`{"workloads": [{"name": "bad", "kind": "batch", "gpus": 0, "workGPUHours": -5}]}`))
 	fmt.Println(err)
 	// Output:
 	// tune: fine-tuning, 8 GPUs, service=false, A100 speed 0.330 (true)
 	// chat: inference, 64 GPUs, service=true, A100 speed 0.315 (true)
 	// workload: workloads[0].gpus = 0: value out of range (must be > 0)
-	// workload: workloads[0].work_gpu_hours = -5: negative value
+	// workload: workloads[0].workGPUHours = -5: negative value
 }
 
 // Discretize turns a weekly pattern into the time slices the placement

@@ -53,7 +53,7 @@ type (
 		Type      string  `json:"type"`
 		Mean      float64 `json:"mean"`
 		Amplitude float64 `json:"amplitude"`
-		PeakHour  float64 `json:"peak_hour"`
+		PeakHour  float64 `json:"peakHour"`
 	}
 	weeklyJSON struct {
 		Type    string          `json:"type"`
@@ -80,7 +80,7 @@ type (
 	growthJSON struct {
 		Type        string          `json:"type"`
 		Base        json.RawMessage `json:"base"`
-		RatePerYear float64         `json:"rate_per_year"`
+		RatePerYear float64         `json:"ratePerYear"`
 		Compound    bool            `json:"compound"`
 	}
 	sumJSON struct {
@@ -334,44 +334,44 @@ type (
 	interconnectJSON struct {
 		Fabric      Fabric      `json:"fabric"`
 		Gbps        float64     `json:"gbps"`
-		BelowFabric BelowFabric `json:"below_fabric"`
+		BelowFabric BelowFabric `json:"belowFabric"`
 		Efficiency  float64     `json:"efficiency,omitempty"`
 	}
 	requirementsJSON struct {
-		MinMemoryGiB  float64            `json:"min_memory_gib"`
+		MinMemoryGiB  float64            `json:"minMemoryGiB"`
 		Models        map[string]float64 `json:"models,omitempty"`
 		Interconnect  interconnectJSON   `json:"interconnect"`
-		MinIsolation  Isolation          `json:"min_isolation"`
+		MinIsolation  Isolation          `json:"minIsolation"`
 		Jurisdictions []string           `json:"jurisdictions,omitempty"`
 	}
 	interruptionJSON struct {
 		Tolerance          Tolerance    `json:"tolerance"`
-		CheckpointTime     jsonDuration `json:"checkpoint_time"`
-		RestartTime        jsonDuration `json:"restart_time"`
-		CheckpointInterval jsonDuration `json:"checkpoint_interval"`
+		CheckpointTime     jsonDuration `json:"checkpointTime"`
+		RestartTime        jsonDuration `json:"restartTime"`
+		CheckpointInterval jsonDuration `json:"checkpointInterval"`
 	}
 	locationJSON struct {
 		Provider string `json:"provider,omitempty"`
 		Region   string `json:"region,omitempty"`
 	}
 	dataJSON struct {
-		DatasetGB        float64      `json:"dataset_gb"`
+		DatasetGB        float64      `json:"datasetGB"`
 		Location         locationJSON `json:"location"`
-		CheckpointGB     float64      `json:"checkpoint_gb"`
-		EgressGBPerMonth float64      `json:"egress_gb_per_month"`
+		CheckpointGB     float64      `json:"checkpointGB"`
+		EgressGBPerMonth float64      `json:"egressGBPerMonth"`
 	}
 	setupJSON struct {
-		EngineerHours float64 `json:"engineer_hours"`
+		EngineerHours float64 `json:"engineerHours"`
 	}
 	workloadJSON struct {
 		Name              string           `json:"name"`
 		Kind              Kind             `json:"kind"`
 		GPUs              int              `json:"gpus"`
 		Demand            json.RawMessage  `json:"demand,omitempty"`
-		WorkGPUHours      float64          `json:"work_gpu_hours"`
+		WorkGPUHours      float64          `json:"workGPUHours"`
 		Horizon           jsonDuration     `json:"horizon"`
 		Deadline          jsonDuration     `json:"deadline"`
-		CostOfDelayPerDay decimal.Decimal  `json:"cost_of_delay_per_day"`
+		CostOfDelayPerDay decimal.Decimal  `json:"costOfDelayPerDay"`
 		Requirements      requirementsJSON `json:"requirements"`
 		Interruption      interruptionJSON `json:"interruption"`
 		Data              dataJSON         `json:"data"`
@@ -379,7 +379,7 @@ type (
 	}
 )
 
-// MarshalJSON encodes w with snake_case field names, durations as Go
+// MarshalJSON encodes w with camelCase field names (as the provider package does), durations as Go
 // duration strings, money as a decimal string, enumerations by name and the
 // demand curve as by MarshalCurve. It does not validate w: invalid
 // enumerations, NaN or infinite numbers and non-built-in curves are errors.

@@ -68,22 +68,22 @@ const scenarioJSON = `{
       "name": "chat",
       "kind": "inference",
       "gpus": 16,
-      "demand": {"type": "diurnal", "mean": 0.5, "amplitude": 0.3, "peak_hour": 20},
+      "demand": {"type": "diurnal", "mean": 0.5, "amplitude": 0.3, "peakHour": 20},
       "horizon": "720h0m0s",
-      "requirements": {"min_memory_gib": 40, "min_isolation": "dedicated",
-        "interconnect": {"fabric": "none", "gbps": 0, "below_fabric": "incompatible"}},
-      "interruption": {"tolerance": "stateless", "restart_time": "3m0s"}
+      "requirements": {"minMemoryGiB": 40, "minIsolation": "dedicated",
+        "interconnect": {"fabric": "none", "gbps": 0, "belowFabric": "incompatible"}},
+      "interruption": {"tolerance": "stateless", "restartTime": "3m0s"}
     },
     {
       "name": "tune",
       "kind": "fine-tuning",
       "gpus": 8,
-      "work_gpu_hours": 96,
+      "workGPUHours": 96,
       "deadline": "48h0m0s",
-      "cost_of_delay_per_day": "1500.50",
+      "costOfDelayPerDay": "1500.50",
       "requirements": {"models": {"H100 SXM": 1, "A100 80GB": 0.33}, "jurisdictions": ["EU"]},
-      "interruption": {"tolerance": "checkpointed", "checkpoint_time": "2m0s", "restart_time": "5m0s"},
-      "data": {"dataset_gb": 200, "location": {"provider": "aws", "region": "eu-central-1"}}
+      "interruption": {"tolerance": "checkpointed", "checkpointTime": "2m0s", "restartTime": "5m0s"},
+      "data": {"datasetGB": 200, "location": {"provider": "aws", "region": "eu-central-1"}}
     }
   ]
 }`
@@ -119,18 +119,18 @@ func TestReadErrors(t *testing.T) {
 		in     string
 		want   error
 	}{
-		{"unknown field", "typos are caught", `{"name":"x","kind":"batch","gpus":1,"work_gpu_hours":1,"gpu":2}`, ErrSyntax},
-		{"unknown kind", "closed enumeration", `{"name":"x","kind":"serving","gpus":1,"work_gpu_hours":1}`, ErrUnknownName},
-		{"bad duration", "durations are Go strings", `{"name":"x","kind":"batch","gpus":1,"work_gpu_hours":1,"deadline":"2 days"}`, ErrSyntax},
-		{"invalid", "Read validates", `{"name":"x","kind":"batch","gpus":1,"work_gpu_hours":-1}`, ErrNegative},
-		{"trailing", "one value only", `{"name":"x","kind":"batch","gpus":1,"work_gpu_hours":1} {}`, ErrSyntax},
+		{"unknown field", "typos are caught", `{"name":"x","kind":"batch","gpus":1,"workGPUHours":1,"gpu":2}`, ErrSyntax},
+		{"unknown kind", "closed enumeration", `{"name":"x","kind":"serving","gpus":1,"workGPUHours":1}`, ErrUnknownName},
+		{"bad duration", "durations are Go strings", `{"name":"x","kind":"batch","gpus":1,"workGPUHours":1,"deadline":"2 days"}`, ErrSyntax},
+		{"invalid", "Read validates", `{"name":"x","kind":"batch","gpus":1,"workGPUHours":-1}`, ErrNegative},
+		{"trailing", "one value only", `{"name":"x","kind":"batch","gpus":1,"workGPUHours":1} {}`, ErrSyntax},
 	}
 	for _, tt := range tests {
 		if _, err := ReadWorkload(strings.NewReader(tt.in)); !errors.Is(err, tt.want) {
 			t.Errorf("%s: %v, want %v (%s)", tt.name, err, tt.want, tt.reason)
 		}
 	}
-	if _, err := ReadScenario(strings.NewReader(`{"workloads":[{"name":"x","kind":"batch","gpus":0,"work_gpu_hours":1}]}`)); err == nil ||
+	if _, err := ReadScenario(strings.NewReader(`{"workloads":[{"name":"x","kind":"batch","gpus":0,"workGPUHours":1}]}`)); err == nil ||
 		!strings.Contains(err.Error(), "workloads[0].gpus") {
 		t.Errorf("scenario errors name the workload: %v", err)
 	}

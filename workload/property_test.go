@@ -54,7 +54,7 @@ func genDiurnal() *rapid.Generator[Diurnal] {
 	return rapid.Custom(func(t *rapid.T) Diurnal {
 		m := rapid.Float64Range(0, 1).Draw(t, "mean")
 		a := rapid.Float64Range(0, min(m, 1-m)).Draw(t, "amplitude")
-		return Diurnal{Mean: m, Amplitude: a, PeakHour: rapid.Float64Range(0, 23.99).Draw(t, "peak_hour")}
+		return Diurnal{Mean: m, Amplitude: a, PeakHour: rapid.Float64Range(0, 23.99).Draw(t, "peakHour")}
 	})
 }
 
@@ -80,7 +80,7 @@ func genCurve(depth int) *rapid.Generator[Curve] {
 		case "growth": // at most ×2 over the ≤ 30-day horizons used here
 			return Growth{
 				Base:        genCurve(0).Draw(t, "base"),
-				RatePerYear: rapid.Float64Range(-0.9, 1).Draw(t, "rate_per_year"),
+				RatePerYear: rapid.Float64Range(-0.9, 1).Draw(t, "ratePerYear"),
 				Compound:    rapid.Bool().Draw(t, "compound"),
 			}
 		case "sum":
@@ -276,11 +276,11 @@ func genWorkload() *rapid.Generator[Workload] {
 			w.Demand = Clamp{genCurve(1).Draw(t, "demand"), 0, 1} // Growth may exceed 1
 			w.Horizon = drawHorizon(t)
 		} else {
-			w.WorkGPUHours = rapid.Float64Range(1e-3, 1e7).Draw(t, "work_gpu_hours")
+			w.WorkGPUHours = rapid.Float64Range(1e-3, 1e7).Draw(t, "workGPUHours")
 			w.Horizon = drawUnits(t, 0, 10000, "horizon")
 		}
 		r := &w.Requirements
-		r.MinMemoryGiB = rapid.Float64Range(0, 192).Draw(t, "min_memory_gib")
+		r.MinMemoryGiB = rapid.Float64Range(0, 192).Draw(t, "minMemoryGiB")
 		if rapid.Bool().Draw(t, "explicit_models") {
 			r.Models = map[string]float64{}
 			for _, m := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"H100 SXM", "H200", "A100 80GB", "V100", "L40S", "RTX 4090"}), 1, 6, rapid.ID[string]).Draw(t, "models") {
@@ -300,17 +300,17 @@ func genWorkload() *rapid.Generator[Workload] {
 		}
 		w.Interruption = Interruption{
 			Tolerance:          Tolerance(rapid.IntRange(0, 2).Draw(t, "tolerance")),
-			CheckpointTime:     drawUnits(t, 1, 100, "checkpoint_time"),
-			RestartTime:        drawUnits(t, 0, 100, "restart_time"),
-			CheckpointInterval: drawUnits(t, 0, 100, "checkpoint_interval"),
+			CheckpointTime:     drawUnits(t, 1, 100, "checkpointTime"),
+			RestartTime:        drawUnits(t, 0, 100, "restartTime"),
+			CheckpointInterval: drawUnits(t, 0, 100, "checkpointInterval"),
 		}
 		w.Data = Data{
-			DatasetGB:        rapid.Float64Range(0, 1e6).Draw(t, "dataset_gb"),
+			DatasetGB:        rapid.Float64Range(0, 1e6).Draw(t, "datasetGB"),
 			Location:         Location{rapid.SampledFrom([]string{"", "aws", "on-prem"}).Draw(t, "provider"), rapid.SampledFrom([]string{"", "eu-west-1"}).Draw(t, "region")},
-			CheckpointGB:     rapid.Float64Range(0, 1e4).Draw(t, "checkpoint_gb"),
-			EgressGBPerMonth: rapid.Float64Range(0, 1e6).Draw(t, "egress_gb_per_month"),
+			CheckpointGB:     rapid.Float64Range(0, 1e4).Draw(t, "checkpointGB"),
+			EgressGBPerMonth: rapid.Float64Range(0, 1e6).Draw(t, "egressGBPerMonth"),
 		}
-		w.Setup.EngineerHours = rapid.Float64Range(0, 1000).Draw(t, "engineer_hours")
+		w.Setup.EngineerHours = rapid.Float64Range(0, 1000).Draw(t, "engineerHours")
 		return w
 	})
 }

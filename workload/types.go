@@ -187,21 +187,21 @@ const (
 // belowFabricNames returns the names indexed by value (a function, so no package state is mutable).
 func belowFabricNames() []string { return []string{Incompatible: "incompatible", Slower: "slower"} }
 
-// String returns "incompatible" or "slower", or "below_fabric(n)" if invalid.
-func (b BelowFabric) String() string { return enumString(belowFabricNames(), int(b), "below_fabric") }
+// String returns "incompatible" or "slower", or "belowFabric(n)" if invalid.
+func (b BelowFabric) String() string { return enumString(belowFabricNames(), int(b), "belowFabric") }
 
 // Valid reports whether b is one of the defined policies.
 func (b BelowFabric) Valid() bool { return enumValid(belowFabricNames(), int(b)) }
 
 // MarshalText encodes b as its name; an invalid policy is an error wrapping ErrUnknownName.
 func (b BelowFabric) MarshalText() ([]byte, error) {
-	return enumMarshal(belowFabricNames(), int(b), "below_fabric")
+	return enumMarshal(belowFabricNames(), int(b), "belowFabric")
 }
 
 // UnmarshalText decodes a name produced by MarshalText; an unknown name is an
 // error wrapping ErrUnknownName and leaves b unchanged.
 func (b *BelowFabric) UnmarshalText(t []byte) error {
-	v, err := enumParse(belowFabricNames(), string(t), "below_fabric")
+	v, err := enumParse(belowFabricNames(), string(t), "belowFabric")
 	if err == nil {
 		*b = BelowFabric(v)
 	}

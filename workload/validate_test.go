@@ -24,15 +24,15 @@ func TestValidate(t *testing.T) {
 		{"no name", "a workload must be named", func(w *workload.Workload) { w.Name = "" }, "name", workload.ErrRequired},
 		{"zero kind", "the kind has no default", func(w *workload.Workload) { w.Kind = 0 }, "kind", workload.ErrUnknownName},
 		{"zero gpus", "a gang needs GPUs", func(w *workload.Workload) { w.GPUs = 0 }, "gpus", workload.ErrOutOfRange},
-		{"NaN work", "NaN is never a quantity", func(w *workload.Workload) { w.WorkGPUHours = math.NaN() }, "work_gpu_hours", workload.ErrNotFinite},
-		{"inf work", "infinite work never finishes", func(w *workload.Workload) { w.WorkGPUHours = math.Inf(1) }, "work_gpu_hours", workload.ErrNotFinite},
-		{"negative work", "work is a quantity", func(w *workload.Workload) { w.WorkGPUHours = -1 }, "work_gpu_hours", workload.ErrNegative},
-		{"no work", "a finite job needs work", func(w *workload.Workload) { w.WorkGPUHours = 0 }, "work_gpu_hours", workload.ErrRequired},
+		{"NaN work", "NaN is never a quantity", func(w *workload.Workload) { w.WorkGPUHours = math.NaN() }, "workGPUHours", workload.ErrNotFinite},
+		{"inf work", "infinite work never finishes", func(w *workload.Workload) { w.WorkGPUHours = math.Inf(1) }, "workGPUHours", workload.ErrNotFinite},
+		{"negative work", "work is a quantity", func(w *workload.Workload) { w.WorkGPUHours = -1 }, "workGPUHours", workload.ErrNegative},
+		{"no work", "a finite job needs work", func(w *workload.Workload) { w.WorkGPUHours = 0 }, "workGPUHours", workload.ErrRequired},
 		{"negative horizon", "durations are ≥ 0", func(w *workload.Workload) { w.Horizon = -time.Hour }, "horizon", workload.ErrNegative},
 		{"negative deadline", "durations are ≥ 0", func(w *workload.Workload) { w.Deadline = -time.Hour }, "deadline", workload.ErrNegative},
 		{"tight deadline", "a deadline below the work at full speed is for tco to report", func(w *workload.Workload) { w.Deadline = time.Minute }, "", nil},
-		{"negative delay cost", "money amounts here are ≥ 0", func(w *workload.Workload) { w.CostOfDelayPerDay = decimal.NewFromInt(-1) }, "cost_of_delay_per_day", workload.ErrNegative},
-		{"NaN memory", "NaN is never a quantity", func(w *workload.Workload) { w.Requirements.MinMemoryGiB = math.NaN() }, "requirements.min_memory_gib", workload.ErrNotFinite},
+		{"negative delay cost", "money amounts here are ≥ 0", func(w *workload.Workload) { w.CostOfDelayPerDay = decimal.NewFromInt(-1) }, "costOfDelayPerDay", workload.ErrNegative},
+		{"NaN memory", "NaN is never a quantity", func(w *workload.Workload) { w.Requirements.MinMemoryGiB = math.NaN() }, "requirements.minMemoryGiB", workload.ErrNotFinite},
 		{"zero speed", "a model that makes no progress is not acceptable", func(w *workload.Workload) { w.Requirements.Models["H200"] = 0 }, "requirements.models[H200]", workload.ErrOutOfRange},
 		{"NaN speed", "NaN is never a factor", func(w *workload.Workload) { w.Requirements.Models["H200"] = math.NaN() }, "requirements.models[H200]", workload.ErrNotFinite},
 		{"bad fabric", "enumerations are closed", func(w *workload.Workload) { w.Requirements.Interconnect.Fabric = 9 }, "requirements.interconnect.fabric", workload.ErrUnknownName},
@@ -40,20 +40,20 @@ func TestValidate(t *testing.T) {
 		{"slower without efficiency", "the slower policy needs its efficiency", func(w *workload.Workload) {
 			w.Requirements.Interconnect.BelowFabric, w.Requirements.Interconnect.Efficiency = workload.Slower, 0
 		}, "requirements.interconnect.efficiency", workload.ErrOutOfRange},
-		{"bad isolation", "enumerations are closed", func(w *workload.Workload) { w.Requirements.MinIsolation = -1 }, "requirements.min_isolation", workload.ErrUnknownName},
+		{"bad isolation", "enumerations are closed", func(w *workload.Workload) { w.Requirements.MinIsolation = -1 }, "requirements.minIsolation", workload.ErrUnknownName},
 		{"duplicate jurisdiction", "a list of places names each once", func(w *workload.Workload) { w.Requirements.Jurisdictions = []string{"DE", "DE"} }, "requirements.jurisdictions[1]", workload.ErrDuplicate},
-		{"checkpointed without checkpoint time", "Daly's formula needs δ > 0", func(w *workload.Workload) { w.Interruption.CheckpointTime = 0 }, "interruption.checkpoint_time", workload.ErrRequired},
-		{"negative restart", "durations are ≥ 0", func(w *workload.Workload) { w.Interruption.RestartTime = -1 }, "interruption.restart_time", workload.ErrNegative},
+		{"checkpointed without checkpoint time", "Daly's formula needs δ > 0", func(w *workload.Workload) { w.Interruption.CheckpointTime = 0 }, "interruption.checkpointTime", workload.ErrRequired},
+		{"negative restart", "durations are ≥ 0", func(w *workload.Workload) { w.Interruption.RestartTime = -1 }, "interruption.restartTime", workload.ErrNegative},
 		{"bad tolerance", "enumerations are closed", func(w *workload.Workload) { w.Interruption.Tolerance = 3 }, "interruption.tolerance", workload.ErrUnknownName},
-		{"negative dataset", "sizes are ≥ 0", func(w *workload.Workload) { w.Data.DatasetGB = -1 }, "data.dataset_gb", workload.ErrNegative},
-		{"inf egress", "sizes are finite", func(w *workload.Workload) { w.Data.EgressGBPerMonth = math.Inf(1) }, "data.egress_gb_per_month", workload.ErrNotFinite},
-		{"NaN setup", "NaN is never a quantity", func(w *workload.Workload) { w.Setup.EngineerHours = math.NaN() }, "setup.engineer_hours", workload.ErrNotFinite},
+		{"negative dataset", "sizes are ≥ 0", func(w *workload.Workload) { w.Data.DatasetGB = -1 }, "data.datasetGB", workload.ErrNegative},
+		{"inf egress", "sizes are finite", func(w *workload.Workload) { w.Data.EgressGBPerMonth = math.Inf(1) }, "data.egressGBPerMonth", workload.ErrNotFinite},
+		{"NaN setup", "NaN is never a quantity", func(w *workload.Workload) { w.Setup.EngineerHours = math.NaN() }, "setup.engineerHours", workload.ErrNotFinite},
 		{"service without horizon", "a service is costed over a horizon", func(w *workload.Workload) {
 			w.WorkGPUHours, w.Demand, w.Horizon = 0, workload.Constant{Value: 1}, 0
 		}, "horizon", workload.ErrZeroPeriod},
 		{"service with work", "work and demand exclude each other", func(w *workload.Workload) {
 			w.Demand, w.Horizon = workload.Constant{Value: 1}, time.Hour
-		}, "work_gpu_hours", workload.ErrConflict},
+		}, "workGPUHours", workload.ErrConflict},
 		{"demand above peak", "demand is a fraction of the GPUs", func(w *workload.Workload) {
 			w.WorkGPUHours, w.Demand, w.Horizon = 0, workload.Scale{Curve: workload.Constant{Value: 1}, Factor: 2}, time.Hour
 		}, "demand", workload.ErrDemand},
@@ -94,7 +94,7 @@ func TestValidateReportsEverything(t *testing.T) {
 		Data:         workload.Data{DatasetGB: -1, CheckpointGB: math.Inf(-1)},
 	}
 	err := w.Validate()
-	for _, field := range []string{"name", "kind", "gpus", "work_gpu_hours", "data.dataset_gb", "data.checkpoint_gb"} {
+	for _, field := range []string{"name", "kind", "gpus", "workGPUHours", "data.datasetGB", "data.checkpointGB"} {
 		if !strings.Contains(err.Error(), "workload: "+field+" = ") {
 			t.Errorf("error does not name %s:\n%v", field, err)
 		}

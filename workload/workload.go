@@ -237,17 +237,17 @@ func (w Workload) Validate() error {
 	add(checkDuration("horizon", w.Horizon))
 	add(checkDuration("deadline", w.Deadline))
 	if w.CostOfDelayPerDay.IsNegative() {
-		add(fieldErr("cost_of_delay_per_day", w.CostOfDelayPerDay, ErrNegative, ""))
+		add(fieldErr("costOfDelayPerDay", w.CostOfDelayPerDay, ErrNegative, ""))
 	}
 	if w.Demand == nil {
-		if err := checkQuantity("work_gpu_hours", w.WorkGPUHours); err != nil {
+		if err := checkQuantity("workGPUHours", w.WorkGPUHours); err != nil {
 			add(err)
 		} else if w.WorkGPUHours == 0 {
-			add(fieldErr("work_gpu_hours", w.WorkGPUHours, ErrRequired, "a finite job needs work > 0, a service a demand curve"))
+			add(fieldErr("workGPUHours", w.WorkGPUHours, ErrRequired, "a finite job needs work > 0, a service a demand curve"))
 		}
 	} else {
 		if w.WorkGPUHours != 0 {
-			add(fieldErr("work_gpu_hours", w.WorkGPUHours, ErrConflict, "a service with a demand curve has no finite work"))
+			add(fieldErr("workGPUHours", w.WorkGPUHours, ErrConflict, "a service with a demand curve has no finite work"))
 		}
 		if w.Horizon <= 0 {
 			add(fieldErr("horizon", w.Horizon, ErrZeroPeriod, "a service needs a horizon > 0"))
@@ -258,7 +258,7 @@ func (w Workload) Validate() error {
 	errs = append(errs, prefixErrors("requirements", w.Requirements.Validate())...)
 	errs = append(errs, prefixErrors("interruption", w.Interruption.Validate())...)
 	errs = append(errs, prefixErrors("data", w.Data.Validate())...)
-	if err := checkQuantity("engineer_hours", w.Setup.EngineerHours); err != nil {
+	if err := checkQuantity("engineerHours", w.Setup.EngineerHours); err != nil {
 		errs = append(errs, prefixErrors("setup", err)...)
 	}
 	return errors.Join(errs...)
@@ -286,7 +286,7 @@ func validateDemand(c Curve, horizon time.Duration) error {
 // a *FieldError with JSON field names relative to r.
 func (r Requirements) Validate() error {
 	var errs []error
-	if err := checkQuantity("min_memory_gib", r.MinMemoryGiB); err != nil {
+	if err := checkQuantity("minMemoryGiB", r.MinMemoryGiB); err != nil {
 		errs = append(errs, err)
 	}
 	names := make([]string, 0, len(r.Models))
@@ -319,13 +319,13 @@ func (r Requirements) Validate() error {
 		if math.IsNaN(e) || math.IsInf(e, 0) {
 			errs = append(errs, fieldErr("interconnect.efficiency", e, ErrNotFinite, ""))
 		} else if e <= 0 || e > 1 {
-			errs = append(errs, fieldErr("interconnect.efficiency", e, ErrOutOfRange, "must be in (0, 1] when below_fabric is slower"))
+			errs = append(errs, fieldErr("interconnect.efficiency", e, ErrOutOfRange, "must be in (0, 1] when belowFabric is slower"))
 		}
 	default:
-		errs = append(errs, fieldErr("interconnect.below_fabric", r.Interconnect.BelowFabric, ErrUnknownName, ""))
+		errs = append(errs, fieldErr("interconnect.belowFabric", r.Interconnect.BelowFabric, ErrUnknownName, ""))
 	}
 	if !r.MinIsolation.Valid() {
-		errs = append(errs, fieldErr("min_isolation", r.MinIsolation, ErrUnknownName, ""))
+		errs = append(errs, fieldErr("minIsolation", r.MinIsolation, ErrUnknownName, ""))
 	}
 	seen := make(map[string]bool, len(r.Jurisdictions))
 	for i, j := range r.Jurisdictions {
@@ -350,13 +350,13 @@ func (i Interruption) Validate() error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"checkpoint_time", i.CheckpointTime}, {"restart_time", i.RestartTime}, {"checkpoint_interval", i.CheckpointInterval}} {
+	}{{"checkpointTime", i.CheckpointTime}, {"restartTime", i.RestartTime}, {"checkpointInterval", i.CheckpointInterval}} {
 		if err := checkDuration(d.name, d.v); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	if i.Tolerance == Checkpointed && i.CheckpointTime == 0 {
-		errs = append(errs, fieldErr("checkpoint_time", i.CheckpointTime, ErrRequired, "a checkpointed workload needs a checkpoint time > 0"))
+		errs = append(errs, fieldErr("checkpointTime", i.CheckpointTime, ErrRequired, "a checkpointed workload needs a checkpoint time > 0"))
 	}
 	return errors.Join(errs...)
 }
@@ -367,7 +367,7 @@ func (d Data) Validate() error {
 	for _, q := range []struct {
 		name string
 		v    float64
-	}{{"dataset_gb", d.DatasetGB}, {"checkpoint_gb", d.CheckpointGB}, {"egress_gb_per_month", d.EgressGBPerMonth}} {
+	}{{"datasetGB", d.DatasetGB}, {"checkpointGB", d.CheckpointGB}, {"egressGBPerMonth", d.EgressGBPerMonth}} {
 		if err := checkQuantity(q.name, q.v); err != nil {
 			errs = append(errs, err)
 		}
