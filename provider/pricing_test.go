@@ -242,6 +242,7 @@ func FuzzChargeSigns(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propChargeSigns)) }
 // run lengths, run counts, nodes per run, an extra run, nodes held, the busy
 // fraction or the horizon. u is not modified.
 func grow(t *rapid.T, u provider.Usage) provider.Usage {
+	t.Helper()
 	dim := rapid.SampledFrom([]string{"all", "runLength", "runCount", "runNodes", "extraRun", "heldNodes", "busyFraction", "horizon"}).Draw(t, "grownDimension")
 	all := dim == "all"
 	g := u
@@ -293,6 +294,7 @@ func FuzzMonotoneInUsage(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propMonotoneInUsa
 // money back, not a price); for Credit the base's prices rise and the credit
 // stays.
 func raise(t *rapid.T, p provider.Pricing) provider.Pricing {
+	t.Helper()
 	switch p := p.(type) {
 	case provider.Metered:
 		p.RatePerHour = p.RatePerHour.Add(drawRate(t, "rateIncreaseCents"))
@@ -839,50 +841,74 @@ func TestChargesHandChecked(t *testing.T) {
 	}
 }
 
-func TestOwnedChargeLines(t *testing.T) {
-	o := provider.Owned{
+func TestChargeLines(t *testing.T) {
+	owned := provider.Owned{
 		PurchasePerNode: usd("1000"), UsefulLifeYears: 5, SalvagePerNode: usd("100"),
 		IdlePowerKW: 1, MaxPowerKW: 2, PUE: 1.5, EnergyPerKWh: usd("0.10"),
 		ColocationPerKWMonth: usd("100"), MaintenanceFractionPerYear: 0.1,
 		StaffFTEPerNode: 0.1, StaffCostPerYear: usd("120000"),
 	}
-	got, err := o.Charges(provider.Usage{Horizon: provider.Year, Nodes: 2, BusyFraction: 0.5})
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name    string
+		reason  string
+		pricing provider.Pricing
+		usage   provider.Usage
+		want    []provider.Charge
+	}{
+		{
+			name:    "owned server two nodes one year",
+			reason:  "the one-year, one-node figures of TestChargesHandChecked, doubled, in the documented order",
+			pricing: owned,
+			usage:   provider.Usage{Horizon: provider.Year, Nodes: 2, BusyFraction: 0.5},
+			want: []provider.Charge{
+				{Category: provider.Capital, Label: "purchase", Amount: usd("2000"), Timing: provider.Upfront},
+				{Category: provider.Power, Label: "energy", Amount: usd("3942"), Timing: provider.Spread},
+				{Category: provider.Facility, Label: "colocation", Amount: usd("4800"), Timing: provider.Spread},
+				{Category: provider.Facility, Label: "maintenance", Amount: usd("200"), Timing: provider.Spread},
+				{Category: provider.Staff, Label: "operations staff", Amount: usd("24000"), Timing: provider.Spread},
+				{Category: provider.Residual, Label: "residual value", Amount: usd("-1640"), Timing: provider.AtEnd},
+			},
+		},
+		{
+			name:    "reserved 13 months of a 1-year term",
+			reason:  "13 months = 9490 h need two terms; the second term's 8030 h beyond the horizon are still owed",
+			pricing: provider.Reserved{Term: provider.Year, UpfrontPerNode: usd("1000"), RecurringPerHour: usd("1")},
+			usage:   provider.Usage{Horizon: 13 * provider.Month, Nodes: 1},
+			want: []provider.Charge{
+				{Category: provider.Commitment, Label: "upfront", Amount: usd("1000"), Timing: provider.Upfront},
+				{Category: provider.Commitment, Label: "renewal upfront", Amount: usd("1000"), Timing: provider.Spread},
+				{Category: provider.Commitment, Label: "recurring", Amount: usd("9490"), Timing: provider.Spread},
+				{Category: provider.Commitment, Label: "commitment beyond horizon", Amount: usd("8030"), Timing: provider.AtEnd},
+			},
+		},
+		{
+			name:    "reserved nothing held",
+			reason:  "with no nodes held a reservation is one zero recurring line",
+			pricing: provider.Reserved{Term: provider.Year, UpfrontPerNode: usd("1000"), RecurringPerHour: usd("1")},
+			usage:   provider.Usage{Horizon: provider.Year},
+			want:    []provider.Charge{{Category: provider.Commitment, Label: "recurring", Amount: usd("0"), Timing: provider.Spread}},
+		},
+		{
+			name:    "credit line",
+			reason:  "a credit appends one upfront credit line of −min(credit, total) to the base's lines",
+			pricing: provider.Credit{Base: provider.Hourly(usd("2.50")), Amount: usd("2")},
+			usage:   oneRun(61 * time.Minute),
+			want: []provider.Charge{
+				{Category: provider.Compute, Label: "on-demand compute", Amount: usd("5"), Timing: provider.Spread},
+				{Category: provider.CreditCategory, Label: "credit", Amount: usd("-2"), Timing: provider.Upfront},
+			},
+		},
 	}
-	// Reason: the one-year, one-node figures of TestChargesHandChecked, doubled.
-	want := []provider.Charge{
-		{Category: provider.Capital, Label: "purchase", Amount: usd("2000"), Timing: provider.Upfront},
-		{Category: provider.Power, Label: "energy", Amount: usd("3942"), Timing: provider.Spread},
-		{Category: provider.Facility, Label: "colocation", Amount: usd("4800"), Timing: provider.Spread},
-		{Category: provider.Facility, Label: "maintenance", Amount: usd("200"), Timing: provider.Spread},
-		{Category: provider.Staff, Label: "operations staff", Amount: usd("24000"), Timing: provider.Spread},
-		{Category: provider.Residual, Label: "residual value", Amount: usd("-1640"), Timing: provider.AtEnd},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("owned charges (-want +got):\n%s", diff)
-	}
-}
-
-func TestReservedChargeLines(t *testing.T) {
-	r := provider.Reserved{Term: provider.Year, UpfrontPerNode: usd("1000"), RecurringPerHour: usd("1")}
-	got, err := r.Charges(provider.Usage{Horizon: 13 * provider.Month, Nodes: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Reason: 13 months = 9490 h need two terms; the second term's 8030 h
-	// beyond the horizon are still owed.
-	want := []provider.Charge{
-		{Category: provider.Commitment, Label: "upfront", Amount: usd("1000"), Timing: provider.Upfront},
-		{Category: provider.Commitment, Label: "renewal upfront", Amount: usd("1000"), Timing: provider.Spread},
-		{Category: provider.Commitment, Label: "recurring", Amount: usd("9490"), Timing: provider.Spread},
-		{Category: provider.Commitment, Label: "commitment beyond horizon", Amount: usd("8030"), Timing: provider.AtEnd},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("reserved charges (-want +got):\n%s", diff)
-	}
-	if n := r.Terms(13 * provider.Month); n != 2 {
-		t.Errorf("Terms(13 months) = %d, want 2", n)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.pricing.Charges(tt.usage)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("charges (-want +got), %s:\n%s", tt.reason, diff)
+			}
+		})
 	}
 }
 
@@ -1015,3 +1041,4 @@ func propGeneratorsValid(t *rapid.T) {
 }
 
 func TestGeneratorsValid(t *testing.T) { rapid.Check(t, propGeneratorsValid) }
+func FuzzGeneratorsValid(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propGeneratorsValid)) }

@@ -126,6 +126,7 @@ func checkProblems(t *testing.T, err error, want []problem) {
 }
 
 func TestValidBuiltins(t *testing.T) {
+	// Reason: the fixtures every other test builds on are valid offers.
 	for name, p := range builtinPricings() {
 		t.Run(name, func(t *testing.T) {
 			o := validOffer("ok")
