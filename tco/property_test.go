@@ -125,7 +125,8 @@ func propPV(t rapid.TB, w workload.Workload, rent, own provider.Offer, a tco.Ass
 // and own agree; below it renting is cheaper, above it owning; and when one
 // always wins it does so at the ends of the range (u = 1e-6 and u = 1).
 //
-// ε = 1e-3 is 10⁴ times the bisection's tolerance (1e-7). Per-second billing
+// ε = 1e-3 is 10⁴ times the bisection's (absolute) tolerance of 1e-7 on u.
+// Per-second billing
 // makes rent a step function of u, so comparisons allow one billing step
 // (propBillingStep) — far below what ε of utilization is worth (ε·8,760 h of
 // the rate, against 365 s of it).
@@ -153,9 +154,13 @@ func propBreakEvenSides(t *rapid.T) {
 		if gap, _ := p.Own.Sub(p.Rent).Abs().Float64(); gap > tol+1e-7*8760*rate+1e-6 {
 			t.Errorf("at u* = %g own %s and rent %s differ by %g > %g", u, p.Own, p.Rent, gap, tol+1e-7*8760*rate)
 		}
-		below := max(u-eps, u/2)
-		if r, o := propPV(t, w, rent, own, a, below); r >= o+tol {
-			t.Errorf("u* = %g: at u = %g below it rent %g is not cheaper than own %g (tolerance %g)", u, below, r, o, tol)
+		// Below u*, step back ε, or half of u* when u* < 2ε; a u* within
+		// 2e-5 of zero (200 bisection tolerances) leaves no room to step
+		// back far enough for the sign to be certain.
+		if below := u - min(eps, u/2); u-below >= 1e-5 {
+			if r, o := propPV(t, w, rent, own, a, below); r >= o+tol {
+				t.Errorf("u* = %g: at u = %g below it rent %g is not cheaper than own %g (tolerance %g)", u, below, r, o, tol)
+			}
 		}
 		above := min(u+eps, 1)
 		if r, o := propPV(t, w, rent, own, a, above); o >= r+tol {
@@ -338,22 +343,36 @@ func propSimulateQuiet(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("Simulate: %v", err)
 	}
-	want := sim.Expected.Total
+	want, ww := sim.Expected.Total, sim.Expected.WallTime
+	// Known discrepancy, left out of the exact check: with a fixed checkpoint
+	// interval Evaluate computes the failure-free wall time as ts + (ts/τ')·δ
+	// with τ' = ts/⌈ts/τ⌉, Simulate as ts + ⌈ts/τ⌉·δ, and ts/τ' can be one ulp
+	// below ⌈ts/τ⌉ (e.g. 136.12506184936234 GPU-hours on one GPU, δ = 2 min,
+	// τ = 10 min: 1 ns of wall time apart). Such cases are held to 1 µs and a
+	// relative 1e-12 of the cost instead.
+	costTol, wallTol := decimal.Zero, time.Duration(0)
+	if c.w.Interruption.CheckpointInterval > 0 {
+		costTol, wallTol = want.Abs().Mul(decimal.New(1, -12)), time.Microsecond
+	}
 	for _, q := range []struct {
 		name string
 		got  decimal.Decimal
 	}{{"P50", sim.Cost.P50}, {"P90", sim.Cost.P90}, {"P99", sim.Cost.P99}} {
-		if !q.got.Equal(want) {
+		if q.got.Sub(want).Abs().GreaterThan(costTol) {
 			t.Errorf("cost %s = %s, want Evaluate's total %s", q.name, q.got, want)
 		}
 	}
 	// The mean is rounded to provider.Precision decimal places.
-	if d := sim.Cost.Mean.Sub(want).Abs(); d.GreaterThan(decimal.New(1, -provider.Precision+1)) {
+	if d := sim.Cost.Mean.Sub(want).Abs(); d.GreaterThan(costTol.Add(decimal.New(1, -provider.Precision+1))) {
 		t.Errorf("cost mean = %s, want Evaluate's total %s", sim.Cost.Mean, want)
 	}
-	ww := sim.Expected.WallTime
-	if got := sim.WallTime; got.P50 != ww || got.P90 != ww || got.P99 != ww {
-		t.Errorf("wall time %+v, want every quantile = Evaluate's %v", got, ww)
+	for _, q := range []struct {
+		name string
+		got  time.Duration
+	}{{"P50", sim.WallTime.P50}, {"P90", sim.WallTime.P90}, {"P99", sim.WallTime.P99}} {
+		if d := q.got - ww; d < -wallTol || d > wallTol {
+			t.Errorf("wall time %s = %v, want Evaluate's %v", q.name, q.got, ww)
+		}
 	}
 	// The mean wall time is summed in float64, which holds durations above
 	// 2⁵³ ns (104 days) to a few ns only: allow a microsecond.
@@ -374,18 +393,20 @@ var propSpotRateFactor = rapid.Float64Range(5, 20)
 // the expected number of preemptions over the work (0.5 to 3), so that the
 // job sees a few preemptions whatever its length; the work is long enough
 // that even k times the rate leaves a mean time to interruption above the
-// restart time (λ·k·R ≤ 1), so that the job still finishes.
+// restart and checkpoint times (λ·k·(R+δ) ≤ 1), so that the job still
+// finishes in a reasonable number of events.
 var propSpotJobGen = rapid.Custom(func(t *rapid.T) propSimCase {
 	tol := rapid.SampledFrom([]workload.Tolerance{workload.Checkpointed, workload.Stateless}).Draw(t, "interruption tolerance")
 	restart := time.Duration(rapid.IntRange(1, 30).Draw(t, "restart (min)")) * time.Minute
 	preemptions := rapid.Float64Range(0.5, 3).Draw(t, "expected preemptions over the work")
 	k := propSpotRateFactor.Draw(t, "interruption rate factor")
-	hours := max(1, k*preemptions*restart.Hours()) + rapid.Float64Range(0, 100).Draw(t, "work per GPU beyond the minimum (h)")
-	w := workload.Workload{Name: "spot-job", Kind: workload.Batch, GPUs: 8, WorkGPUHours: 8 * hours,
-		Interruption: workload.Interruption{Tolerance: tol, RestartTime: restart}}
+	var checkpoint time.Duration
 	if tol == workload.Checkpointed {
-		w.Interruption.CheckpointTime = time.Duration(rapid.IntRange(1, 10).Draw(t, "checkpoint (min)")) * time.Minute
+		checkpoint = time.Duration(rapid.IntRange(1, 10).Draw(t, "checkpoint (min)")) * time.Minute
 	}
+	hours := max(1, k*preemptions*(restart+checkpoint).Hours()) + rapid.Float64Range(0, 100).Draw(t, "work per GPU beyond the minimum (h)")
+	w := workload.Workload{Name: "spot-job", Kind: workload.Batch, GPUs: 8, WorkGPUHours: 8 * hours,
+		Interruption: workload.Interruption{Tolerance: tol, RestartTime: restart, CheckpointTime: checkpoint}}
 	o := node8("spot", provider.Spot{RatePerHour: propCents(t, 100, 5000, "spot rate per node-hour (cents)"),
 		Increment: time.Second, Minimum: time.Minute, InterruptionRatePerHour: preemptions / hours})
 	return propSimCase{w: w, o: o, k: k}
