@@ -74,13 +74,10 @@ func LoadCatalog(path string) (Catalog, error) {
 
 // WriteJSON writes the catalog to w as indented JSON, the form ParseCatalog reads.
 func (c Catalog) WriteJSON(w io.Writer) error {
-	b, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(c)
 }
 
 // Offers is a list of offers with chainable queries. Queries return new

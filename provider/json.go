@@ -3,6 +3,7 @@ package provider
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -66,7 +67,14 @@ type PricingDecoder func(raw json.RawMessage, d Decoder) (Pricing, error)
 type Decoder struct {
 	// Modes maps a "mode" discriminator to its decoder.
 	Modes map[string]PricingDecoder
+
+	// depth counts the pricings being decoded around the current one.
+	depth int
 }
+
+// MaxPricingDepth bounds how deeply pricings may nest (a credit around a
+// credit around ...), so that hostile input cannot make decoding slow.
+const MaxPricingDepth = 8
 
 func (d Decoder) lookup(mode string) (PricingDecoder, bool) {
 	if f, ok := d.Modes[mode]; ok {
@@ -87,8 +95,13 @@ func (d Decoder) lookup(mode string) (PricingDecoder, bool) {
 	return nil, false
 }
 
-// Pricing decodes one pricing object, dispatching on its "mode" field.
+// Pricing decodes one pricing object, dispatching on its "mode" field. A
+// wrapping mode's decoder calls Pricing on the inner object with the Decoder
+// it was given; nesting deeper than MaxPricingDepth is an error.
 func (d Decoder) Pricing(data []byte) (Pricing, error) {
+	if d.depth >= MaxPricingDepth {
+		return nil, &FieldError{Field: "mode", Value: d.depth + 1, Err: fmt.Errorf("pricings nested deeper than %d: %w", MaxPricingDepth, ErrOutOfRange)}
+	}
 	var head struct {
 		Mode string `json:"mode"`
 	}
@@ -102,7 +115,9 @@ func (d Decoder) Pricing(data []byte) (Pricing, error) {
 	if !ok {
 		return nil, &FieldError{Field: "mode", Value: head.Mode, Err: ErrUnknownMode}
 	}
-	p, err := dec(data, d)
+	inner := d
+	inner.depth++
+	p, err := dec(data, inner)
 	if err != nil {
 		return nil, err
 	}
@@ -140,15 +155,10 @@ func (d Decoder) Catalog(data []byte) (Catalog, error) {
 		c.Offers = append(c.Offers, o)
 	}
 	if len(errs) > 0 {
-		return Catalog{}, joinErrs(errs)
+		// Report the problems of the offers that did decode as well.
+		return Catalog{}, errors.Join(append(errs, c.Validate())...)
 	}
 	return c, c.Validate()
-}
-
-func joinErrs(errs []error) error {
-	var p problems
-	p.errs = errs
-	return p.err()
 }
 
 // strict unmarshals data into v, rejecting unknown fields and trailing data.
@@ -404,6 +414,12 @@ func (w offerJSON) offer(d Decoder) (Offer, error) {
 	}
 	p, err := d.Pricing(w.Pricing)
 	if err != nil {
+		var fe *FieldError
+		if errors.As(err, &fe) && fe.Offer == "" {
+			c := *fe
+			c.Offer, c.Field = w.ID, "Pricing."+fe.Field
+			return Offer{}, &c
+		}
 		return Offer{}, fmt.Errorf("provider: offer %q: %w", w.ID, err)
 	}
 	o.Pricing = p

@@ -380,3 +380,31 @@ func FuzzCatalogJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeNestingLimit: hostile input nesting credits deeply is refused
+// quickly rather than decoded in time quadratic in its size.
+func TestDecodeNestingLimit(t *testing.T) {
+	tests := []struct {
+		name   string
+		depth  int
+		ok     bool
+		reason string
+	}{
+		{"within the limit", provider.MaxPricingDepth - 1, true, "credits around a base up to the limit decode"},
+		{"beyond the limit", provider.MaxPricingDepth, false, "one level more is refused"},
+		{"far beyond", 4000, false, "a 150 KB nest is refused, not decoded for seconds"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := strings.Repeat(`{"mode":"credit","amount":"1","base":`, tt.depth) +
+				`{"mode":"metered","ratePerHour":"1","increment":"1s","minimum":"1s"}` + strings.Repeat("}", tt.depth)
+			_, err := provider.Decoder{}.Pricing([]byte(data))
+			if (err == nil) != tt.ok {
+				t.Fatalf("depth %d: err = %v, want ok = %v (%s)", tt.depth, err, tt.ok, tt.reason)
+			}
+			if !tt.ok && !errors.Is(err, provider.ErrOutOfRange) {
+				t.Errorf("err = %v, want ErrOutOfRange", err)
+			}
+		})
+	}
+}

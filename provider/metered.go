@@ -92,14 +92,19 @@ func (m Metered) billedNs(length time.Duration) decimal.Decimal {
 
 func hoursFromNs(ns decimal.Decimal) decimal.Decimal { return ns.DivRound(nsPerHour, Precision) }
 
-// billedNodeHours returns the billed node-hours of all runs of u.
-func (m Metered) billedNodeHours(u Usage) decimal.Decimal {
+// billedNodeNs returns the billed node-nanoseconds of all runs of u, exactly.
+func (m Metered) billedNodeNs(u Usage) decimal.Decimal {
 	ns := decimal.Zero
 	for _, r := range u.Runs {
 		per := m.billedNs(r.Length)
 		ns = ns.Add(per.Mul(decimal.NewFromInt(int64(r.Count))).Mul(decimal.NewFromInt(int64(r.Nodes))))
 	}
-	return hoursFromNs(ns)
+	return ns
+}
+
+// perHour returns amountPerHour × ns nanoseconds with one rounding.
+func perHour(amountPerHour, ns decimal.Decimal) decimal.Decimal {
+	return amountPerHour.Mul(ns).DivRound(nsPerHour, Precision)
 }
 
 // Charges bills every run of u; Nodes and BusyFraction are ignored. It returns
@@ -111,7 +116,7 @@ func (m Metered) Charges(u Usage) ([]Charge, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	amount := m.RatePerHour.Mul(m.billedNodeHours(u))
+	amount := perHour(m.RatePerHour, m.billedNodeNs(u))
 	return []Charge{{Category: Compute, Label: "on-demand compute", Amount: amount, Timing: Spread}}, nil
 }
 

@@ -70,7 +70,8 @@ type HiddenCosts struct {
 	// it (0.05 is 5 %).
 	PlatformFeeFraction float64
 	// StaffFTE is the operations staff the offer needs while in use, in
-	// full-time equivalents (owned hardware carries its staff in its pricing).
+	// full-time equivalents, for any kind of offer. (Owned pricing can carry
+	// staff per node as well; count it in one place only.)
 	StaffFTE float64
 	// StaffCostPerYear is the loaded cost of one full-time engineer per year.
 	StaffCostPerYear decimal.Decimal
@@ -84,7 +85,8 @@ type Source struct {
 	URL string
 	// AsOf is the date of the figures.
 	AsOf time.Time
-	// Estimate reports that the figures are estimates, not confirmed prices.
+	// Estimate reports that at least one figure of the offer is an estimate
+	// rather than read in a source; Note says which.
 	Estimate bool
 	// Note is free text: assumptions, caveats.
 	Note string

@@ -67,7 +67,7 @@ func (o Owned) Validate() error {
 	var p problems
 	p.money("PurchasePerNode", o.PurchasePerNode)
 	p.money("SalvagePerNode", o.SalvagePerNode)
-	if o.SalvagePerNode.GreaterThan(o.PurchasePerNode) {
+	if moneyInBounds(o.SalvagePerNode) && moneyInBounds(o.PurchasePerNode) && o.SalvagePerNode.GreaterThan(o.PurchasePerNode) {
 		p.add("SalvagePerNode", o.SalvagePerNode.String(), ErrSalvageAbovePrice)
 	}
 	switch {
@@ -101,11 +101,12 @@ func (o Owned) Validate() error {
 
 // Schedule returns the depreciation of one node in each year of its useful
 // life, per Method. The amounts are ≥ 0 and sum exactly to
-// PurchasePerNode − SalvagePerNode. It returns nil for an invalid life or a
-// salvage above the price.
+// PurchasePerNode − SalvagePerNode. It returns nil for an invalid life, a
+// salvage above the price or amounts beyond MaxExponent.
 func (o Owned) Schedule() []decimal.Decimal {
 	n := o.UsefulLifeYears
-	if n < 1 || n > maxLifeYears || o.SalvagePerNode.GreaterThan(o.PurchasePerNode) {
+	if n < 1 || n > maxLifeYears || !moneyInBounds(o.SalvagePerNode) || !moneyInBounds(o.PurchasePerNode) ||
+		o.SalvagePerNode.GreaterThan(o.PurchasePerNode) {
 		return nil
 	}
 	base := o.PurchasePerNode.Sub(o.SalvagePerNode)
@@ -185,23 +186,26 @@ func (o Owned) Charges(u Usage) ([]Charge, error) {
 		return nil, err
 	}
 	nodes := decimal.NewFromInt(int64(u.Nodes))
-	h := hours(u.Horizon)
-	years := h.DivRound(hoursPerYr, Precision)
+	ns := decimal.NewFromInt(int64(u.Horizon))
+	// Each time-based line is (amount per unit of time) × ns with one rounding.
+	perYear := func(amount decimal.Decimal) decimal.Decimal {
+		return amount.Mul(ns).DivRound(nsPerHour.Mul(hoursPerYr), Precision)
+	}
 
 	pue := o.PUE
 	if pue == 0 {
 		pue = 1
 	}
 	drawKW := o.IdlePowerKW + (o.MaxPowerKW-o.IdlePowerKW)*u.BusyFraction
-	energy := nodes.Mul(decFloat(drawKW)).Mul(decFloat(pue)).Mul(h).Mul(o.EnergyPerKWh)
+	energy := perHour(nodes.Mul(decFloat(drawKW)).Mul(decFloat(pue)).Mul(o.EnergyPerKWh), ns)
 
 	contracted := o.ContractedPowerKW
 	if contracted == 0 {
 		contracted = o.MaxPowerKW
 	}
-	colo := nodes.Mul(decFloat(contracted)).Mul(o.ColocationPerKWMonth).Mul(h).DivRound(hoursPerMo, Precision)
-	maint := nodes.Mul(o.PurchasePerNode).Mul(decFloat(o.MaintenanceFractionPerYear)).Mul(years)
-	staff := nodes.Mul(decFloat(o.StaffFTEPerNode)).Mul(o.StaffCostPerYear).Mul(years)
+	colo := nodes.Mul(decFloat(contracted)).Mul(o.ColocationPerKWMonth).Mul(ns).DivRound(nsPerHour.Mul(hoursPerMo), Precision)
+	maint := perYear(nodes.Mul(o.PurchasePerNode).Mul(decFloat(o.MaintenanceFractionPerYear)))
+	staff := perYear(nodes.Mul(decFloat(o.StaffFTEPerNode)).Mul(o.StaffCostPerYear))
 	residual := nodes.Mul(o.BookValue(u.Horizon))
 	return []Charge{
 		{Category: Capital, Label: "purchase", Amount: nodes.Mul(o.PurchasePerNode), Timing: Upfront},

@@ -195,6 +195,12 @@ func hoursOf(d time.Duration) decimal.Decimal {
 	return decimal.NewFromInt(int64(d)).DivRound(decimal.NewFromInt(int64(time.Hour)), provider.Precision)
 }
 
+// costOf is ratePerHour × d with one division rounded at provider.Precision,
+// as the metered modes bill.
+func costOf(ratePerHour decimal.Decimal, d time.Duration) decimal.Decimal {
+	return ratePerHour.Mul(decimal.NewFromInt(int64(d))).DivRound(decimal.NewFromInt(int64(time.Hour)), provider.Precision)
+}
+
 func within(a, b, tol decimal.Decimal) bool { return a.Sub(b).Abs().LessThanOrEqual(tol) }
 
 func oneRun(length time.Duration) provider.Usage {
@@ -400,8 +406,8 @@ func TestRoundingExcess(t *testing.T) { rapid.Check(t, propRoundingExcess) }
 func FuzzRoundingExcess(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propRoundingExcess)) }
 
 // propMinimumCharge: every run no longer than the minimum is billed exactly
-// the minimum, per run and node: rate × minimum × count × nodes, with the
-// hours rounded once at provider.Precision as Metered documents. The minimum
+// the minimum, per run and node: rate × minimum × count × nodes, rounded
+// once at provider.Precision as Metered documents. The minimum
 // is drawn as a whole number of increments: with a minimum that is not a
 // multiple of the increment, a run just under the minimum is rounded up past
 // it (max(minimum, ⌈run/increment⌉·increment)).
@@ -419,7 +425,7 @@ func propMinimumCharge(t *rapid.T) {
 		Nodes:  rapid.IntRange(0, 64).Draw(t, "runNodes"),
 	}
 	got := provider.Total(mustCharges(t, m, provider.Usage{Runs: []provider.Run{run}}))
-	want := rate.Mul(hoursOf(minimum * time.Duration(run.Count*run.Nodes)))
+	want := costOf(rate, minimum*time.Duration(run.Count*run.Nodes))
 	if !got.Equal(want) {
 		t.Fatalf("%+v bills %s for %+v, want the minimum %s", m, got, run, want)
 	}
@@ -831,9 +837,9 @@ func TestChargesHandChecked(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Charges: %v", err)
 			}
-			// Billed hours are rounded at provider.Precision before they are
-			// multiplied by the rate (60 s is 0.0166666666666667 h), so
-			// figures whose hours do not terminate are off in the 16th place.
+			// rate × billed time is divided once, rounding at
+			// provider.Precision, so non-terminating figures are off in
+			// the 16th place.
 			if got := provider.Total(cs); !within(got, tt.want, lineTolerance) {
 				t.Errorf("total = %s, want %s (%s)\nlines: %+v", got, tt.want, tt.reason, cs)
 			}

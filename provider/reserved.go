@@ -93,12 +93,12 @@ func (r Reserved) Charges(u Usage) ([]Charge, error) {
 		}
 	}
 	if !r.RecurringPerHour.IsZero() {
-		within := r.RecurringPerHour.Mul(nodes).Mul(hours(u.Horizon))
+		within := perHour(r.RecurringPerHour.Mul(nodes), decimal.NewFromInt(int64(u.Horizon)))
 		out = append(out, Charge{Category: Commitment, Label: "recurring", Amount: within, Timing: Spread})
 		covered := decimal.NewFromInt(int64(r.Term)).Mul(decimal.NewFromInt(terms))
 		beyondNs := covered.Sub(decimal.NewFromInt(int64(u.Horizon)))
 		if beyondNs.IsPositive() {
-			beyond := r.RecurringPerHour.Mul(nodes).Mul(hoursFromNs(beyondNs))
+			beyond := perHour(r.RecurringPerHour.Mul(nodes), beyondNs)
 			out = append(out, Charge{Category: Commitment, Label: "commitment beyond horizon", Amount: beyond, Timing: AtEnd})
 		}
 	}

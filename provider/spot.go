@@ -81,7 +81,7 @@ func (s Spot) Charges(u Usage) ([]Charge, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	amount := s.RatePerHour.Mul(s.Metered().billedNodeHours(u))
+	amount := perHour(s.RatePerHour, s.Metered().billedNodeNs(u))
 	return []Charge{{Category: Compute, Label: "spot compute", Amount: amount, Timing: Spread}}, nil
 }
 

@@ -45,9 +45,25 @@ func indexed(prefix string, i int, field string) string {
 	return fmt.Sprintf("%s[%d].%s", prefix, i, field)
 }
 
-// checkMoney adds a problem if d is negative.
+// MaxExponent bounds the decimal exponent of money amounts that validation
+// accepts: |exponent| ≤ 64 is far beyond any real price and far from the
+// int32 exponent overflow that makes decimal arithmetic panic (and from
+// comparisons that would build numbers with billions of digits).
+const MaxExponent = 64
+
+// moneyInBounds reports whether d's exponent is within ±MaxExponent.
+func moneyInBounds(d decimal.Decimal) bool {
+	e := d.Exponent()
+	return e <= MaxExponent && e >= -MaxExponent
+}
+
+// money adds a problem if d is negative or its exponent is out of bounds.
 func (p *problems) money(field string, d decimal.Decimal) {
-	if d.IsNegative() {
+	switch {
+	case !moneyInBounds(d):
+		// d.String() would print every digit: billions for such exponents.
+		p.add(field, fmt.Sprintf("%se%d", d.Coefficient(), d.Exponent()), ErrOutOfRange)
+	case d.IsNegative():
 		p.add(field, d.String(), ErrNegative)
 	}
 }

@@ -429,7 +429,7 @@ func TestDecodeModeErrors(t *testing.T) {
 			}
 			var got []string
 			for _, fe := range fieldErrors(t, err) {
-				if fe.Field == "mode" && errors.Is(fe, tt.sentinel) {
+				if fe.Field == "Pricing.mode" && errors.Is(fe, tt.sentinel) && fe.Offer != "" {
 					got = append(got, fmt.Sprint(fe.Value))
 				}
 			}
@@ -619,3 +619,29 @@ func propNoPanic(t *rapid.T) {
 
 func TestNoPanic(t *testing.T) { rapid.Check(t, propNoPanic) }
 func FuzzNoPanic(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propNoPanic)) }
+
+// TestExtremeExponents: amounts whose decimal exponent would overflow
+// decimal's int32 arithmetic are invalid, so Charges returns an error instead
+// of panicking.
+func TestExtremeExponents(t *testing.T) {
+	tests := []struct {
+		name   string
+		rate   decimal.Decimal
+		reason string
+	}{
+		{"tiny exponent", decimal.New(1, -2147483640), "rate × nanoseconds would overflow the exponent"},
+		{"huge exponent", decimal.New(1, 2147483640), "same, upwards"},
+		{"beyond the bound", decimal.New(1, -65), "the documented bound is ±64"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := provider.Hourly(tt.rate)
+			if err := m.Validate(); !errors.Is(err, provider.ErrOutOfRange) {
+				t.Errorf("Validate = %v, want ErrOutOfRange (%s)", err, tt.reason)
+			}
+			if _, err := m.Charges(provider.Usage{Runs: []provider.Run{{Length: time.Hour, Count: 1, Nodes: 1}}}); err == nil {
+				t.Errorf("Charges succeeded (%s)", tt.reason)
+			}
+		})
+	}
+}
