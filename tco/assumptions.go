@@ -84,9 +84,15 @@ func (a Assumptions) Validate() error {
 	if math.IsNaN(a.DiscountRatePerYear) || math.IsInf(a.DiscountRatePerYear, 0) || a.DiscountRatePerYear <= -1 {
 		bad("DiscountRatePerYear", a.DiscountRatePerYear, "must be finite and above -1")
 	}
-	if a.EngineerCostPerHour.IsNegative() {
-		bad("EngineerCostPerHour", a.EngineerCostPerHour, "negative")
+	money := func(field string, d decimal.Decimal) {
+		switch {
+		case !moneyInBounds(d):
+			bad(field, fmt.Sprintf("%se%d", d.Coefficient(), d.Exponent()), "exponent out of range")
+		case d.IsNegative():
+			bad(field, d, "negative")
+		}
 	}
+	money("EngineerCostPerHour", a.EngineerCostPerHour)
 	for _, c := range a.Exclude {
 		if !c.Hidden() {
 			bad("Exclude", c, "not a hidden-cost category")
@@ -95,9 +101,7 @@ func (a Assumptions) Validate() error {
 	if math.IsNaN(a.Utilization) || a.Utilization < 0 || a.Utilization > 1 {
 		bad("Utilization", a.Utilization, "must be in [0, 1]")
 	}
-	if a.SourceEgressPerGB.IsNegative() {
-		bad("SourceEgressPerGB", a.SourceEgressPerGB, "negative")
-	}
+	money("SourceEgressPerGB", a.SourceEgressPerGB)
 	if math.IsNaN(a.TransferGbps) || math.IsInf(a.TransferGbps, 0) || a.TransferGbps < 0 {
 		bad("TransferGbps", a.TransferGbps, "must be finite and ≥ 0")
 	}
@@ -108,6 +112,13 @@ func (a Assumptions) Validate() error {
 		bad("Step", a.Step, "negative")
 	}
 	return errors.Join(errs...)
+}
+
+// moneyInBounds reports whether d's exponent is within ±provider.MaxExponent,
+// so that arithmetic on it cannot overflow decimal's int32 exponent.
+func moneyInBounds(d decimal.Decimal) bool {
+	e := d.Exponent()
+	return e <= provider.MaxExponent && e >= -provider.MaxExponent
 }
 
 // includes reports whether category c is priced.

@@ -14,6 +14,11 @@ import (
 // reference GPU-hour is one hour of this GPU.
 const ReferenceModel = "H100 SXM"
 
+// maxMoneyExponent bounds the decimal exponent of money amounts, as the
+// provider package does: far beyond any real amount, far from the exponent
+// overflow that makes decimal arithmetic panic.
+const maxMoneyExponent = 64
+
 // Workload is something that must run: a finite job or a service.
 //
 // A finite job has Demand == nil, WorkGPUHours > 0 and GPUs = the gang size
@@ -236,8 +241,13 @@ func (w Workload) Validate() error {
 	}
 	add(checkDuration("horizon", w.Horizon))
 	add(checkDuration("deadline", w.Deadline))
-	if w.CostOfDelayPerDay.IsNegative() {
-		add(fieldErr("costOfDelayPerDay", w.CostOfDelayPerDay, ErrNegative, ""))
+	switch d := w.CostOfDelayPerDay; {
+	case d.Exponent() > maxMoneyExponent || d.Exponent() < -maxMoneyExponent:
+		// d.String() would print billions of digits for such exponents.
+		add(fieldErr("costOfDelayPerDay", fmt.Sprintf("%se%d", d.Coefficient(), d.Exponent()), ErrOutOfRange,
+			fmt.Sprintf("decimal exponent beyond ±%d", maxMoneyExponent)))
+	case d.IsNegative():
+		add(fieldErr("costOfDelayPerDay", d, ErrNegative, ""))
 	}
 	if w.Demand == nil {
 		if err := checkQuantity("workGPUHours", w.WorkGPUHours); err != nil {
