@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"math"
+	"math/bits"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -92,14 +94,56 @@ func (m Metered) billedNs(length time.Duration) decimal.Decimal {
 
 func hoursFromNs(ns decimal.Decimal) decimal.Decimal { return ns.DivRound(nsPerHour, Precision) }
 
-// billedNodeNs returns the billed node-nanoseconds of all runs of u, exactly.
+// billedNodeNs returns the billed node-nanoseconds of all runs of u, exactly:
+// in int64 arithmetic while it cannot overflow, in decimals otherwise.
 func (m Metered) billedNodeNs(u Usage) decimal.Decimal {
+	if ns, ok := m.billedNodeNsInt(u); ok {
+		return decimal.NewFromInt(ns)
+	}
 	ns := decimal.Zero
 	for _, r := range u.Runs {
 		per := m.billedNs(r.Length)
 		ns = ns.Add(per.Mul(decimal.NewFromInt(int64(r.Count))).Mul(decimal.NewFromInt(int64(r.Nodes))))
 	}
 	return ns
+}
+
+// billedNodeNsInt is billedNodeNs in int64; ok is false on overflow.
+func (m Metered) billedNodeNsInt(u Usage) (int64, bool) {
+	var total uint64
+	for _, r := range u.Runs {
+		if r.Length <= 0 || r.Count <= 0 || r.Nodes <= 0 {
+			continue
+		}
+		billed := uint64(r.Length)
+		if m.Increment > 0 {
+			inc := uint64(m.Increment)
+			n := billed / inc
+			if billed%inc != 0 {
+				n++
+			}
+			hi, lo := bits.Mul64(n, inc)
+			if hi != 0 {
+				return 0, false
+			}
+			billed = lo
+		}
+		billed = max(billed, uint64(max(m.Minimum, 0)))
+		hi, lo := bits.Mul64(billed, uint64(r.Count))
+		if hi != 0 {
+			return 0, false
+		}
+		hi, lo = bits.Mul64(lo, uint64(r.Nodes))
+		if hi != 0 {
+			return 0, false
+		}
+		sum, carry := bits.Add64(total, lo, 0)
+		if carry != 0 || sum > math.MaxInt64 {
+			return 0, false
+		}
+		total = sum
+	}
+	return int64(total), true
 }
 
 // perHour returns amountPerHour × ns nanoseconds with one rounding.
