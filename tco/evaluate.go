@@ -396,26 +396,45 @@ func (e *evaluation) moves() bool {
 
 // price turns the stages and the hidden-cost profile into lines.
 func (e *evaluation) price() error {
-	base, err := e.o.Pricing.Charges(e.stages[0].usage)
+	base, err := e.charges(e.stages[0].usage)
 	if err != nil {
 		return err
 	}
-	lines := append([]provider.Charge(nil), base...)
+	lines := base
 	prev, last := provider.Total(base), base
 	for _, s := range e.stages[1:] {
-		cs, err := e.o.Pricing.Charges(s.usage)
+		cs, err := e.charges(s.usage)
 		if err != nil {
 			return err
 		}
 		t := provider.Total(cs)
-		if diff := t.Sub(prev); !diff.IsZero() {
+		// A stage can only add cost; a difference below zero is rounding in
+		// the pricing's float quantities (or a non-monotone custom pricing).
+		if diff := t.Sub(prev); diff.IsPositive() {
 			lines = append(lines, provider.Charge{Category: s.category, Label: s.label, Amount: diff, Timing: provider.Spread})
+			prev = t
 		}
-		prev, last = t, cs
+		last = cs
 	}
 	e.rep.Lines = e.otherLines(lines, e.holdHours, last, e.rep.StartDelay, e.rep.Finish)
 	e.rep.finish()
 	return nil
+}
+
+// charges returns the offer's charges for u without the lines of excluded
+// hidden categories (owned pricing carries its own staff line, for one).
+func (e *evaluation) charges(u provider.Usage) ([]provider.Charge, error) {
+	cs, err := e.o.Pricing.Charges(u)
+	if err != nil || len(e.a.Exclude) == 0 {
+		return cs, err
+	}
+	kept := cs[:0:0]
+	for _, c := range cs {
+		if e.a.includes(c.Category) {
+			kept = append(kept, c)
+		}
+	}
+	return kept, nil
 }
 
 // otherLines appends the lines priced from the hidden-cost profile rather

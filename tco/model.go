@@ -39,6 +39,10 @@ func (m wallModel) expect(ts float64, spot, fail bool) (wallResult, error) {
 		lf = m.failRate
 	}
 	lambda := ls + lf
+	if !(1/lambda < math.MaxFloat64) {
+		// A rate so small that its mean time is infinite: no interruptions.
+		ls, lf, lambda = 0, 0, 0
+	}
 	res := wallResult{wall: ts}
 	if ts <= 0 {
 		return wallResult{}, nil

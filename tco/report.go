@@ -104,13 +104,22 @@ func (r *Report) finish() {
 	}
 }
 
-// cashFlow spreads lines over the months of horizon and discounts them.
+// cashFlow spreads lines over the months of horizon and discounts them:
+// upfront lines fall at t = 0, spread lines in parts proportional to each
+// month's length at the month's end, at-end lines at the horizon.
 func cashFlow(lines []provider.Charge, horizon time.Duration, rate float64) ([]decimal.Decimal, decimal.Decimal) {
 	months := int(math.Ceil(horizon.Hours() / provider.Month.Hours()))
 	months = max(1, min(months, 12*300))
-	flow := make([]decimal.Decimal, months)
-	for i := range flow {
-		flow[i] = decimal.Zero
+	upfront, spread, atEnd := decimal.Zero, decimal.Zero, decimal.Zero
+	for _, c := range lines {
+		switch {
+		case c.Timing == provider.Upfront || horizon <= 0:
+			upfront = upfront.Add(c.Amount)
+		case c.Timing == provider.AtEnd:
+			atEnd = atEnd.Add(c.Amount)
+		default:
+			spread = spread.Add(c.Amount)
+		}
 	}
 	discount := func(t time.Duration) decimal.Decimal {
 		if rate == 0 || t <= 0 {
@@ -118,31 +127,30 @@ func cashFlow(lines []provider.Charge, horizon time.Duration, rate float64) ([]d
 		}
 		return dec(math.Pow(1+rate, -t.Hours()/8760))
 	}
-	pv := decimal.Zero
+	flow := make([]decimal.Decimal, months)
+	flow[0] = upfront
+	for m := 1; m < months; m++ {
+		flow[m] = decimal.Zero
+	}
+	pv := upfront
+	left := spread
 	hours := dec(horizon.Hours())
-	for _, c := range lines {
-		switch {
-		case c.Timing == provider.Upfront || horizon <= 0:
-			flow[0] = flow[0].Add(c.Amount)
-			pv = pv.Add(c.Amount)
-		case c.Timing == provider.AtEnd:
-			flow[months-1] = flow[months-1].Add(c.Amount)
-			pv = pv.Add(c.Amount.Mul(discount(horizon)))
-		default:
-			left := c.Amount
-			for m := range months {
-				end := min(time.Duration(m+1)*provider.Month, horizon)
-				part := left
-				if m < months-1 {
-					share := dec(min(provider.Month, horizon-time.Duration(m)*provider.Month).Hours())
-					part = c.Amount.Mul(share).DivRound(hours, provider.Precision)
-				}
-				left = left.Sub(part)
-				flow[m] = flow[m].Add(part)
-				pv = pv.Add(part.Mul(discount(end)))
-			}
+	for m := range months {
+		part := left
+		if m < months-1 {
+			share := dec(min(provider.Month, horizon-time.Duration(m)*provider.Month).Hours())
+			part = spread.Mul(share).DivRound(hours, provider.Precision)
+		}
+		left = left.Sub(part)
+		flow[m] = flow[m].Add(part)
+		if rate == 0 {
+			pv = pv.Add(part)
+		} else {
+			pv = pv.Add(part.Mul(discount(min(time.Duration(m+1)*provider.Month, horizon))))
 		}
 	}
+	flow[months-1] = flow[months-1].Add(atEnd)
+	pv = pv.Add(atEnd.Mul(discount(horizon)))
 	return flow, pv.Round(provider.Precision)
 }
 

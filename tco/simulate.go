@@ -71,7 +71,8 @@ type Simulation struct {
 // draws the stock-outs before capacity is granted (each request filled with
 // the offer's fill probability, retried after Assumptions.StockRetry), the
 // spot preemptions and node failures as Poisson processes (exponential times
-// between events, gonum distuv), the work they destroy and the restarts they
+// between events from the seeded source, event counts from gonum's
+// distuv.Poisson), the work they destroy and the restarts they
 // cost, exactly as Evaluate's expectation models them, and re-prices the
 // outcome with the offer's pricing and hidden-cost profile.
 //
@@ -111,13 +112,13 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 			wall  float64
 		)
 		if w.IsService() {
-			usage = e.svcUsage(e.drawServiceRuns(src), e.heldSetup)
+			usage = e.svcUsage(e.drawServiceRuns(src, rng), e.heldSetup)
 		} else {
 			var preemptions float64
-			wall, preemptions = e.drawWall(src)
+			wall, preemptions = e.drawWall(src, rng)
 			usage = e.jobUsage(wall, preemptions, e.heldSetup)
 		}
-		cs, err := o.Pricing.Charges(usage)
+		cs, err := e.charges(usage)
 		if err != nil {
 			return Simulation{}, err
 		}
@@ -163,7 +164,7 @@ func (e *evaluation) drawStockWait(rng *rand.Rand) time.Duration {
 }
 
 // drawWall draws the wall time of a finite job and its number of preemptions.
-func (e *evaluation) drawWall(src rand.Source) (wall, preemptions float64) {
+func (e *evaluation) drawWall(src rand.Source, rng *rand.Rand) (wall, preemptions float64) {
 	m := e.wm
 	ls, lf := 0.0, 0.0
 	if e.spotOn {
@@ -174,34 +175,25 @@ func (e *evaluation) drawWall(src rand.Source) (wall, preemptions float64) {
 	}
 	lambda := ls + lf
 	ts := e.work
-	if lambda == 0 {
-		if m.tolerance == workload.Checkpointed && m.fixedTau > 0 {
-			return ts + math.Ceil(ts/m.fixedTau)*m.delta, 0
-		}
-		return ts, 0
+	if lambda == 0 || !(1/lambda < math.MaxFloat64) {
+		// No interruptions: exactly Evaluate's figure (checkpoint overhead only).
+		r, _ := m.expect(ts, false, false)
+		return r.wall, 0
 	}
 	restart := (ls*m.spotR + lf*m.failR) / lambda
-	exp := distuv.Exponential{Rate: lambda, Src: src}
+	exp := func() float64 { return rng.ExpFloat64() / lambda }
 	events := 0
 	// segment returns the time to complete length hours without interruption.
 	segment := func(length float64) float64 {
 		t := 0.0
 		for {
-			x := exp.Rand()
+			x := exp()
 			if x >= length {
 				return t + length
 			}
 			t += x
 			events++
-			for { // restart, itself interruptible
-				y := exp.Rand()
-				if y >= restart {
-					t += restart
-					break
-				}
-				t += y
-				events++
-			}
+			t += restartPhase(exp, restart)
 		}
 	}
 	switch m.tolerance {
@@ -230,11 +222,11 @@ func (e *evaluation) drawWall(src rand.Source) (wall, preemptions float64) {
 }
 
 // restartPhase draws the time to complete a restart of length r that an
-// interruption sends back to its beginning.
-func restartPhase(exp distuv.Exponential, r float64) float64 {
+// interruption (at exponential times drawn by exp) sends back to its start.
+func restartPhase(exp func() float64, r float64) float64 {
 	t := 0.0
 	for {
-		y := exp.Rand()
+		y := exp()
 		if y >= r {
 			return t + r
 		}
@@ -244,7 +236,7 @@ func restartPhase(exp distuv.Exponential, r float64) float64 {
 
 // drawServiceRuns draws a service's extra node-hours from preemptions and
 // failures and returns its runs stretched accordingly.
-func (e *evaluation) drawServiceRuns(src rand.Source) []provider.Run {
+func (e *evaluation) drawServiceRuns(src rand.Source, rng *rand.Rand) []provider.Run {
 	if e.svcNodeHours == 0 {
 		return e.svcRuns
 	}
@@ -254,7 +246,7 @@ func (e *evaluation) drawServiceRuns(src rand.Source) []provider.Run {
 			continue
 		}
 		n := int(distuv.Poisson{Lambda: total * ev.rate, Src: src}.Rand())
-		exp := distuv.Exponential{Rate: ev.rate, Src: src}
+		exp := func() float64 { return rng.ExpFloat64() / ev.rate }
 		extra := 0.0
 		for range n {
 			extra += restartPhase(exp, ev.r)
