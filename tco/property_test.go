@@ -344,16 +344,7 @@ func propSimulateQuiet(t *rapid.T) {
 		t.Fatalf("Simulate: %v", err)
 	}
 	want, ww := sim.Expected.Total, sim.Expected.WallTime
-	// Known discrepancy, left out of the exact check: with a fixed checkpoint
-	// interval Evaluate computes the failure-free wall time as ts + (ts/τ')·δ
-	// with τ' = ts/⌈ts/τ⌉, Simulate as ts + ⌈ts/τ⌉·δ, and ts/τ' can be one ulp
-	// below ⌈ts/τ⌉ (e.g. 136.12506184936234 GPU-hours on one GPU, δ = 2 min,
-	// τ = 10 min: 1 ns of wall time apart). Such cases are held to 1 µs and a
-	// relative 1e-12 of the cost instead.
 	costTol, wallTol := decimal.Zero, time.Duration(0)
-	if c.w.Interruption.CheckpointInterval > 0 {
-		costTol, wallTol = want.Abs().Mul(decimal.New(1, -12)), time.Microsecond
-	}
 	for _, q := range []struct {
 		name string
 		got  decimal.Decimal
