@@ -44,12 +44,18 @@ func (c Credit) Charges(u Usage) ([]Charge, error) {
 	if err != nil {
 		return nil, err
 	}
-	total := Total(base)
-	applied := decimal.Min(c.Amount, decimal.Max(total, decimal.Zero))
+	return c.Apply(base), nil
+}
+
+// Apply returns base followed by the credit line for it: −min(Amount, total
+// of base), zero when that total is zero or negative. Charges is Apply of the
+// base pricing's charges; callers that drop some of those charges (as tco
+// does for excluded cost categories) apply the credit to what remains.
+func (c Credit) Apply(base []Charge) []Charge {
+	applied := decimal.Min(c.Amount, decimal.Max(Total(base), decimal.Zero))
 	out := make([]Charge, 0, len(base)+1)
 	out = append(out, base...)
-	out = append(out, Charge{Category: CreditCategory, Label: "credit", Amount: applied.Neg(), Timing: Upfront})
-	return out, nil
+	return append(out, Charge{Category: CreditCategory, Label: "credit", Amount: applied.Neg(), Timing: Upfront})
 }
 
 // Scale returns c with its amount and, when the base implements Scaler, its

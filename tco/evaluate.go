@@ -424,9 +424,27 @@ func (e *evaluation) price() error {
 // charges returns the offer's charges for u without the lines of excluded
 // hidden categories (owned pricing carries its own staff line, for one).
 func (e *evaluation) charges(u provider.Usage) ([]provider.Charge, error) {
-	cs, err := e.o.Pricing.Charges(u)
-	if err != nil || len(e.a.Exclude) == 0 {
-		return cs, err
+	return e.chargesOf(e.o.Pricing, u)
+}
+
+// chargesOf is charges for pricing p; a credit applies to what is kept.
+func (e *evaluation) chargesOf(p provider.Pricing, u provider.Usage) ([]provider.Charge, error) {
+	if len(e.a.Exclude) == 0 {
+		return p.Charges(u)
+	}
+	if c, ok := p.(provider.Credit); ok && c.Base != nil {
+		if err := c.Validate(); err != nil {
+			return nil, err
+		}
+		base, err := e.chargesOf(c.Base, u)
+		if err != nil {
+			return nil, err
+		}
+		return c.Apply(base), nil
+	}
+	cs, err := p.Charges(u)
+	if err != nil {
+		return nil, err
 	}
 	kept := cs[:0:0]
 	for _, c := range cs {
