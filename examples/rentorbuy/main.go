@@ -82,9 +82,10 @@ func run(w, warn io.Writer, args []string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	if age := now.Sub(cat.AsOf); age > staleAfter {
-		fmt.Fprintf(warn, "warning: catalog dated %s is %d days old; prices may have moved\n",
-			cat.AsOf.Format(time.DateOnly), int(age.Hours()/24))
+	for _, s := range cat.Stale(now, staleAfter) {
+		if s.Offer == "" { // the catalog as a whole; offers carry older source dates by design
+			fmt.Fprintf(warn, "warning: %s; its prices may be out of date\n", s)
+		}
 	}
 	own, ok := cat.Offers.Find(opt.own)
 	if !ok {

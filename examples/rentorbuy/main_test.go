@@ -73,7 +73,7 @@ func TestRunStaleWarning(t *testing.T) {
 	if err := run(&out, &warn, nil, cat.AsOf.Add(200*24*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(warn.String(), "days old") || strings.Count(warn.String(), "\n") != 1 {
+	if !strings.Contains(warn.String(), "out of date") || strings.Count(warn.String(), "\n") != 1 {
 		t.Errorf("want a one-line staleness warning, got %q", warn.String())
 	}
 }
