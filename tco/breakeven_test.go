@@ -1,6 +1,7 @@
 package tco_test
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -87,6 +88,31 @@ func TestBreakEvenReferenceCases(t *testing.T) {
 			step := float64(tt.life) * 365 * p * 8 / 3600
 			if diff, _ := got.Own.Sub(got.Rent).Abs().Float64(); diff > step {
 				t.Errorf("at u*, own %s and rent %s differ by %g > one billing step %g", got.Own, got.Rent, diff, step)
+			}
+		})
+	}
+}
+
+func TestBreakEvenCurrencies(t *testing.T) {
+	tests := []struct {
+		name      string
+		rent, own string
+		wantErr   bool
+		reason    string
+	}{
+		{"both unstated", "", "", false, "offers of one catalog share its currency"},
+		{"same", "USD", "USD", false, "one currency"},
+		{"one unstated", "EUR", "", false, "an unstated currency is the catalog's"},
+		{"different", "USD", "EUR", true, "the package does no exchange"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rent := node8("rent", provider.PerSecond(decimal.NewFromInt(55), time.Minute))
+			own := node8("own", refServer(3))
+			rent.Currency, own.Currency = tt.rent, tt.own
+			_, err := tco.BreakEven(node8Service(), rent, own, tco.Assumptions{})
+			if (err != nil) != tt.wantErr || (tt.wantErr && !errors.Is(err, tco.ErrCurrency)) {
+				t.Errorf("err = %v, want error %v (%s)", err, tt.wantErr, tt.reason)
 			}
 		})
 	}

@@ -7,28 +7,6 @@ import (
 	"time"
 )
 
-// Sentinel errors of the checkpoint and spot-policy math (checkpoint.go,
-// policy.go, trace.go). They may move to errors.go with the package's other
-// sentinels; their names and meaning will not change. Test for them with
-// [errors.Is].
-var (
-	// ErrInvalidCheckpoint reports a checkpoint, restart, interruption or work
-	// duration that is negative, or zero where zero has no meaning.
-	ErrInvalidCheckpoint = errors.New("invalid checkpoint parameter")
-	// ErrDurationOverflow reports a result that is not finite or does not fit
-	// in a time.Duration (about 292 years).
-	ErrDurationOverflow = errors.New("duration overflow")
-	// ErrInvalidTrace reports a spot-availability trace, or trace parameters,
-	// that cannot be used: a non-positive step, an availability outside
-	// [0, 1], too many steps.
-	ErrInvalidTrace = errors.New("invalid spot trace")
-	// ErrInvalidDeadlineJob reports a DeadlineJob that cannot be simulated.
-	ErrInvalidDeadlineJob = errors.New("invalid deadline job")
-	// ErrInvalidPolicyChoice reports a Policy that chose spot while spot was
-	// unavailable, chose an unknown Instance, or was nil.
-	ErrInvalidPolicyChoice = errors.New("invalid policy choice")
-)
-
 // maxExponent bounds the exponent of e in the wall-time formulas. Past it the
 // result certainly exceeds the largest time.Duration whatever the other
 // inputs (the smallest possible prefactor is about 1e-28 s, e^700 ≈ 1e304).

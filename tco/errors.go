@@ -5,8 +5,7 @@ import (
 	"fmt"
 )
 
-// Sentinel errors of Evaluate, Compatible, BreakEven, Sensitivity and
-// Simulate. Test for them with errors.Is.
+// Sentinel errors of the package. Test for them with errors.Is.
 var (
 	// ErrIncompatible reports a workload whose requirements the offer does not
 	// meet: GPU model, memory, interconnect, isolation, jurisdiction, or spot
@@ -19,12 +18,31 @@ var (
 	ErrNotOffered = errors.New("not offered")
 	// ErrInvalidAssumptions reports a negative, NaN or out-of-range assumption.
 	ErrInvalidAssumptions = errors.New("invalid assumptions")
-	// ErrCurrency reports amounts in different currencies.
+	// ErrCurrency reports offers compared across currencies.
 	ErrCurrency = errors.New("currency mismatch")
 	// ErrInfeasible reports a workload that cannot finish: the expected wall
 	// time overflows, typically a long job that tolerates no interruption on
 	// nodes that fail.
 	ErrInfeasible = errors.New("cannot finish")
+	// ErrTooManyEvents reports a simulation that would draw more random
+	// interruptions than Simulate allows in one call.
+	ErrTooManyEvents = errors.New("too many random events to simulate")
+
+	// ErrInvalidCheckpoint reports a checkpoint, restart, interruption or work
+	// duration that is negative, or zero where zero has no meaning.
+	ErrInvalidCheckpoint = errors.New("invalid checkpoint parameter")
+	// ErrDurationOverflow reports a result that is not finite or does not fit
+	// in a time.Duration (about 292 years).
+	ErrDurationOverflow = errors.New("duration overflow")
+	// ErrInvalidTrace reports a spot-availability trace, or trace parameters,
+	// that cannot be used: a non-positive step, an availability outside
+	// [0, 1], too many steps.
+	ErrInvalidTrace = errors.New("invalid spot trace")
+	// ErrInvalidDeadlineJob reports a DeadlineJob that cannot be simulated.
+	ErrInvalidDeadlineJob = errors.New("invalid deadline job")
+	// ErrInvalidPolicyChoice reports a Policy that chose spot while spot was
+	// unavailable, chose an unknown Instance, or was nil.
+	ErrInvalidPolicyChoice = errors.New("invalid policy choice")
 )
 
 // Check names the question a compatibility problem answers.

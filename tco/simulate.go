@@ -1,7 +1,6 @@
 package tco
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -21,10 +20,6 @@ const DefaultTrials = 10000
 // a pathological input (a long job that restarts from scratch on nodes that
 // fail every minute) returns an error instead of running for hours.
 const maxEvents = 50_000_000
-
-// ErrTooManyEvents reports a simulation that would draw more than maxEvents
-// interruptions.
-var ErrTooManyEvents = errors.New("too many random events to simulate")
 
 // SimulateOptions configure Simulate. The zero value runs DefaultTrials trials
 // with seed 0.
