@@ -50,7 +50,8 @@ type Assumptions struct {
 	// Exclude lists hidden-cost categories to leave out (provider.Setup,
 	// provider.DataTransfer, ...). An excluded category contributes no line,
 	// and the effects it prices (a slower fabric, preemptions, failures, the
-	// GPU time held during setup) do not lengthen the billed time either.
+	// GPU time held during setup) lengthen neither the billed time nor the
+	// report's wall time, finish and deadline verdict.
 	// Explicit categories cannot be excluded.
 	Exclude []provider.Category
 	// Utilization, when positive, replaces a service's demand curve by a duty

@@ -26,6 +26,9 @@ type evaluation struct {
 	rep Report
 	// stages[0] is the base usage; later stages add one effect each.
 	stages []stage
+	// base is the offer's pricing inside its credits (outermost first).
+	base    provider.Pricing
+	credits []provider.Credit
 	// setupHours is the engineer (and GPU-holding) time of setup.
 	setupHours float64
 	// holdHours is the final time capacity is held, for time-based lines.
@@ -86,7 +89,15 @@ func evaluate(w workload.Workload, o provider.Offer, a Assumptions) (*evaluation
 	if err := Compatible(w, o); err != nil {
 		return nil, err
 	}
-	e := &evaluation{w: w, o: o, a: a}
+	e := &evaluation{w: w, o: o, a: a, base: o.Pricing}
+	for {
+		c, ok := e.base.(provider.Credit)
+		if !ok {
+			break
+		}
+		e.credits = append(e.credits, c)
+		e.base = c.Base
+	}
 	e.rep = Report{Workload: w.Name, Offer: o.ID, Currency: o.Currency, Deadline: w.Deadline,
 		DiscountRatePerYear: a.DiscountRatePerYear}
 	speed, _ := w.Requirements.SpeedFactor(o.GPU.Model)
@@ -149,17 +160,6 @@ func (e *evaluation) job(speed float64) error {
 	if mtbf := o.Hidden.NodeMTBF.Hours(); mtbf > 0 {
 		wm.failRate = float64(nodes) / mtbf
 	}
-	full, err := wm.expect(ts, true, true)
-	if err != nil {
-		return err
-	}
-	d.CheckpointInterval = hoursToDuration(full.tau)
-	d.ExpectedPreemptions, d.ExpectedFailures = full.preemptions, full.failures
-	if lambda := wm.spotRate + wm.failRate; lambda > 0 {
-		d.MeanTimeToInterruption = hoursToDuration(1 / lambda)
-	}
-	e.rep.WallTime = hoursToDuration(full.wall)
-
 	fixed := e.fixedHorizon().Hours()
 	usage := func(wall, preemptions, setup float64) provider.Usage {
 		hold := max(fixed, setup+wall)
@@ -207,6 +207,20 @@ func (e *evaluation) job(speed float64) error {
 	e.jobUsage, e.wm, e.work = usage, wm, base
 	e.spotOn = isSpot && wm.spotRate > 0 && e.a.includes(provider.Preemption)
 	e.failOn = wm.failRate > 0 && e.a.includes(provider.Recovery)
+	// The report describes the model priced: without the excluded effects.
+	d.CheckpointInterval = hoursToDuration(cur.tau)
+	d.ExpectedPreemptions, d.ExpectedFailures = cur.preemptions, cur.failures
+	lambda := 0.0
+	if e.spotOn {
+		lambda += wm.spotRate
+	}
+	if e.failOn {
+		lambda += wm.failRate
+	}
+	if lambda > 0 {
+		d.MeanTimeToInterruption = hoursToDuration(1 / lambda)
+	}
+	e.rep.WallTime = hoursToDuration(cur.wall)
 	setup := 0.0
 	if e.a.includes(provider.Setup) && e.setupHours > 0 {
 		setup = e.setupHours
@@ -220,11 +234,7 @@ func (e *evaluation) job(speed float64) error {
 	e.rep.UsefulGPUHours = w.WorkGPUHours / speed
 	e.rep.WorkGPUHours = w.WorkGPUHours
 	e.rep.Derivation.BusyFraction = final.BusyFraction
-	if payAsYouGo(o.Pricing) {
-		e.rep.BilledGPUHours = runHours(final.Runs) * float64(o.GPUsPerNode)
-	} else {
-		e.rep.BilledGPUHours = e.holdHours * float64(nodes*o.GPUsPerNode)
-	}
+	e.rep.BilledGPUHours = billedGPUHours(o.Pricing, final, o.GPUsPerNode)
 	e.timeline()
 	return nil
 }
@@ -292,7 +302,9 @@ func (e *evaluation) service() error {
 		if setup > 0 {
 			runs = append(append([]provider.Run(nil), runs...), provider.Run{Length: hoursToDuration(setup), Count: 1, Nodes: nodes})
 		}
-		return provider.Usage{Horizon: horizon + hoursToDuration(setup), Nodes: nodes, Runs: runs, BusyFraction: busy}
+		// Setup happens within the horizon: committed capacity held for the
+		// horizon covers it, pay-as-you-go capacity bills it as a run.
+		return provider.Usage{Horizon: horizon, Nodes: nodes, Runs: runs, BusyFraction: busy}
 	}
 	e.stages = []stage{{category: provider.Compute, usage: usage(runs, 0)}}
 	restart := w.Interruption.RestartTime.Hours()
@@ -326,11 +338,7 @@ func (e *evaluation) service() error {
 	e.rep.UsefulGPUHours = meanGPUs * horizon.Hours()
 	e.rep.WorkGPUHours = e.rep.UsefulGPUHours * e.rep.Derivation.SpeedFactor
 	d.BusyFraction = busy
-	if payAsYouGo(o.Pricing) {
-		e.rep.BilledGPUHours = runHours(final.Runs) * gpn
-	} else {
-		e.rep.BilledGPUHours = e.holdHours * float64(nodes) * gpn
-	}
+	e.rep.BilledGPUHours = billedGPUHours(o.Pricing, final, o.GPUsPerNode)
 	e.timeline()
 	return nil
 }
@@ -416,35 +424,19 @@ func (e *evaluation) price() error {
 		}
 		last = cs
 	}
-	e.rep.Lines = e.otherLines(lines, e.holdHours, last, e.rep.StartDelay, e.rep.Finish)
+	e.rep.Lines = e.otherLines(e.withCredits(lines), e.holdHours, last, e.rep.StartDelay, e.rep.Finish)
 	e.rep.finish()
 	return nil
 }
 
-// charges returns the offer's charges for u without the lines of excluded
-// hidden categories (owned pricing carries its own staff line, for one).
+// charges returns the charges of the offer's base pricing (inside any
+// credits) for u, without the lines of excluded hidden categories (owned
+// pricing carries its own staff line, for one). withCredits applies the
+// credits afterwards, once, to all the pricing's lines.
 func (e *evaluation) charges(u provider.Usage) ([]provider.Charge, error) {
-	return e.chargesOf(e.o.Pricing, u)
-}
-
-// chargesOf is charges for pricing p; a credit applies to what is kept.
-func (e *evaluation) chargesOf(p provider.Pricing, u provider.Usage) ([]provider.Charge, error) {
-	if len(e.a.Exclude) == 0 {
-		return p.Charges(u)
-	}
-	if c, ok := p.(provider.Credit); ok && c.Base != nil {
-		if err := c.Validate(); err != nil {
-			return nil, err
-		}
-		base, err := e.chargesOf(c.Base, u)
-		if err != nil {
-			return nil, err
-		}
-		return c.Apply(base), nil
-	}
-	cs, err := p.Charges(u)
-	if err != nil {
-		return nil, err
+	cs, err := e.base.Charges(u)
+	if err != nil || len(e.a.Exclude) == 0 {
+		return cs, err
 	}
 	kept := cs[:0:0]
 	for _, c := range cs {
@@ -453,6 +445,15 @@ func (e *evaluation) chargesOf(p provider.Pricing, u provider.Usage) ([]provider
 		}
 	}
 	return kept, nil
+}
+
+// withCredits applies the offer's credits, innermost first, to lines: each
+// lowers their total by min(credit, total).
+func (e *evaluation) withCredits(lines []provider.Charge) []provider.Charge {
+	for i := len(e.credits) - 1; i >= 0; i-- {
+		lines = e.credits[i].Apply(lines)
+	}
+	return lines
 }
 
 // otherLines appends the lines priced from the hidden-cost profile rather

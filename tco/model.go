@@ -106,15 +106,39 @@ func hoursToDuration(h float64) time.Duration {
 	return time.Duration(math.Round(ns))
 }
 
+// meteredOf returns the billing rule of a pay-as-you-go pricing (metered or
+// spot, maybe under credits) and whether p is one.
+func meteredOf(p provider.Pricing) (provider.Metered, bool) {
+	switch v := p.(type) {
+	case provider.Metered:
+		return v, true
+	case provider.Spot:
+		return v.Metered(), true
+	case provider.Credit:
+		return meteredOf(v.Base)
+	}
+	return provider.Metered{}, false
+}
+
 // payAsYouGo reports whether p bills runs (metered or spot, maybe under a credit).
 func payAsYouGo(p provider.Pricing) bool {
-	switch v := p.(type) {
-	case provider.Metered, provider.Spot:
-		return true
-	case provider.Credit:
-		return payAsYouGo(v.Base)
+	_, ok := meteredOf(p)
+	return ok
+}
+
+// billedGPUHours returns the GPU-hours a usage pays for: for pay-as-you-go
+// pricing its runs with their billing increments and minimums, otherwise the
+// nodes held for the horizon.
+func billedGPUHours(p provider.Pricing, u provider.Usage, gpusPerNode int) float64 {
+	m, ok := meteredOf(p)
+	if !ok {
+		return u.Horizon.Hours() * float64(u.Nodes*gpusPerNode)
 	}
-	return false
+	h := 0.0
+	for _, r := range u.Runs {
+		h += m.BilledTime(r.Length).InexactFloat64() * float64(r.Count) * float64(r.Nodes)
+	}
+	return h * float64(gpusPerNode)
 }
 
 // levelRuns turns a sampled demand profile, in nodes per slice, into runs: the

@@ -119,7 +119,7 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 		}
 		walls[i] = hoursToDuration(wall)
 		finishes[i] = delay + rep.TransferTime + hoursToDuration(e.setupHours) + walls[i]
-		lines := e.otherLines(cs, usage.Horizon.Hours(), cs, delay, finishes[i])
+		lines := e.otherLines(e.withCredits(cs), usage.Horizon.Hours(), cs, delay, finishes[i])
 		costs[i] = provider.Total(lines)
 		if w.Deadline > 0 && !w.IsService() && finishes[i] > w.Deadline {
 			missed++
