@@ -70,6 +70,16 @@ type Adjustment struct {
 	Source Source
 }
 
+// Validate reports amounts whose decimal exponent is beyond ±MaxExponent:
+// arithmetic on them would overflow decimal's exponent or build numbers with
+// billions of digits.
+func (a Adjustment) Validate() error {
+	var p problems
+	p.money("Percent", a.Percent.Abs())
+	p.money("AmountPerNodeHour", a.AmountPerNodeHour.Abs())
+	return p.err()
+}
+
 // String describes the adjustment in one line, e.g.
 // "-15% (ACME enterprise agreement, 2026-01-15)".
 func (a Adjustment) String() string {
@@ -163,6 +173,13 @@ type Applied struct {
 // offer's validation problems); all are reported at once and the result is
 // then empty.
 func ApplyAdjustments(c Catalog, adjs []Adjustment) (Catalog, []Applied, error) {
+	var bad problems
+	for i, a := range adjs {
+		bad.nest(fmt.Sprintf("adjustments[%d]", i), a.Validate())
+	}
+	if err := bad.err(); err != nil {
+		return Catalog{}, nil, err
+	}
 	order := make([]int, len(adjs))
 	for i := range order {
 		order[i] = i

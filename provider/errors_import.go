@@ -9,8 +9,9 @@ import (
 // Sentinel errors of the importers, adjustments and merging. Test for them
 // with [errors.Is].
 var (
-	// ErrMalformed reports a CSV value that does not parse as the column's
-	// type (number, decimal amount, duration, date, name).
+	// ErrMalformed reports input that does not parse: a CSV value that is not
+	// of its column's type (number, decimal amount, duration, date, name), or
+	// JSON that is not well formed or has unknown fields or wrong types.
 	ErrMalformed = errors.New("malformed value")
 	// ErrMissingColumn reports a required column absent from a CSV header.
 	ErrMissingColumn = errors.New("required column missing")

@@ -22,7 +22,7 @@ func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d)
 func (d *Duration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
-		return fmt.Errorf("provider: duration %q: %w", b, err)
+		return fmt.Errorf("provider: duration %q: %w: %w", b, ErrMalformed, err)
 	}
 	*d = Duration(v)
 	return nil
@@ -48,7 +48,7 @@ func (d *Date) UnmarshalText(b []byte) error {
 	}
 	t, err := time.Parse(time.DateOnly, string(b))
 	if err != nil {
-		return fmt.Errorf("provider: date %q: %w", b, err)
+		return fmt.Errorf("provider: date %q: %w: %w", b, ErrMalformed, err)
 	}
 	*d = Date(t)
 	return nil
@@ -106,7 +106,7 @@ func (d Decoder) Pricing(data []byte) (Pricing, error) {
 		Mode string `json:"mode"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("provider: pricing: %w", err)
+		return nil, fmt.Errorf("provider: pricing: %w", malformed(err))
 	}
 	if head.Mode == "" {
 		return nil, &FieldError{Field: "mode", Value: "", Err: ErrMissing}
@@ -131,7 +131,7 @@ func (d Decoder) Pricing(data []byte) (Pricing, error) {
 func (d Decoder) Offer(data []byte) (Offer, error) {
 	var w offerJSON
 	if err := strict(data, &w); err != nil {
-		return Offer{}, fmt.Errorf("provider: offer: %w", err)
+		return Offer{}, fmt.Errorf("provider: offer: %w", malformed(err))
 	}
 	return w.offer(d)
 }
@@ -142,7 +142,7 @@ func (d Decoder) Offer(data []byte) (Offer, error) {
 func (d Decoder) Catalog(data []byte) (Catalog, error) {
 	var w catalogJSON
 	if err := strict(data, &w); err != nil {
-		return Catalog{}, fmt.Errorf("provider: catalog: %w", err)
+		return Catalog{}, fmt.Errorf("provider: catalog: %w", malformed(err))
 	}
 	c := Catalog{Currency: w.Currency, AsOf: time.Time(w.AsOf)}
 	var errs []error
@@ -159,6 +159,17 @@ func (d Decoder) Catalog(data []byte) (Catalog, error) {
 		return Catalog{}, errors.Join(append(errs, c.Validate())...)
 	}
 	return c, c.Validate()
+}
+
+// malformed wraps a JSON syntax or type error so that errors.Is matches
+// ErrMalformed; errors that already wrap a sentinel of the package pass as
+// they are.
+func malformed(err error) error {
+	var fe *FieldError
+	if errors.Is(err, ErrMalformed) || errors.As(err, &fe) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrMalformed, err)
 }
 
 // strict unmarshals data into v, rejecting unknown fields and trailing data.
@@ -180,7 +191,7 @@ func decodeInto[P Pricing, W any](conv func(W) P) PricingDecoder {
 		var w W
 		if err := strict(raw, &w); err != nil {
 			var zero P
-			return nil, fmt.Errorf("provider: %s pricing: %w", zero.Mode(), err)
+			return nil, fmt.Errorf("provider: %s pricing: %w", zero.Mode(), malformed(err))
 		}
 		return conv(w), nil
 	}
@@ -319,7 +330,7 @@ type creditJSON struct {
 func decodeCredit(raw json.RawMessage, d Decoder) (Pricing, error) {
 	var w creditJSON
 	if err := strict(raw, &w); err != nil {
-		return nil, fmt.Errorf("provider: credit pricing: %w", err)
+		return nil, fmt.Errorf("provider: credit pricing: %w", malformed(err))
 	}
 	if len(w.Base) == 0 || string(w.Base) == "null" {
 		return Credit{Amount: w.Amount}, nil

@@ -408,3 +408,24 @@ func TestDecodeNestingLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeMalformed: syntax, unknown fields, wrong types and bad dates or
+// durations wrap ErrMalformed.
+func TestDecodeMalformed(t *testing.T) {
+	tests := []struct {
+		name, data, reason string
+	}{
+		{"truncated", `{`, "not JSON"},
+		{"unknown field", `{"currency":"USD","asOf":"2026-01-01","offers":[],"colour":"red"}`, "typos are caught"},
+		{"wrong type", `{"currency":1,"asOf":"2026-01-01","offers":[]}`, "currency is a string"},
+		{"bad date", `{"currency":"USD","asOf":"01/01/2026","offers":[]}`, "dates are YYYY-MM-DD"},
+		{"bad duration", `{"currency":"USD","asOf":"2026-01-01","offers":[{"id":"a","pricing":{"mode":"metered","ratePerHour":"1","increment":"soon","minimum":"0s"}}]}`, "durations are Go durations"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := provider.ParseCatalog([]byte(tt.data)); !errors.Is(err, provider.ErrMalformed) {
+				t.Errorf("err = %v, want ErrMalformed (%s)", err, tt.reason)
+			}
+		})
+	}
+}

@@ -92,6 +92,10 @@ type Source struct {
 	Note string
 }
 
+// MaxGPUsPerNode bounds Offer.GPUsPerNode: a rack-scale "node" such as an
+// NVL72 has 72 GPUs; 65,536 leaves room for any unit sold as one.
+const MaxGPUsPerNode = 1 << 16
+
 // Offer is a way to buy GPU capacity: who sells it, where, in what nodes, how
 // it is connected and isolated, how it is billed, how available it is and what
 // it costs beyond its price.
@@ -111,7 +115,7 @@ type Offer struct {
 	Currency string
 	// GPU is the accelerator of each node.
 	GPU GPU
-	// GPUsPerNode is the number of GPUs in one node; at least 1.
+	// GPUsPerNode is the number of GPUs in one node; 1 to MaxGPUsPerNode.
 	GPUsPerNode int
 	// Interconnect is the network between nodes.
 	Interconnect Interconnect
@@ -156,6 +160,8 @@ func (o Offer) validate(p *problems) {
 		p.add("GPUsPerNode", 0, ErrZeroGPUs)
 	case o.GPUsPerNode < 0:
 		p.add("GPUsPerNode", o.GPUsPerNode, ErrNegative)
+	case o.GPUsPerNode > MaxGPUsPerNode:
+		p.add("GPUsPerNode", o.GPUsPerNode, ErrOutOfRange)
 	}
 	if !enumValid(fabricNames, o.Interconnect.Fabric) {
 		p.add("Interconnect.Fabric", int(o.Interconnect.Fabric), ErrUnknownName)
@@ -197,7 +203,7 @@ func (o Offer) NodesFor(gpus int) int {
 	if gpus <= 0 || o.GPUsPerNode <= 0 {
 		return 0
 	}
-	return (gpus + o.GPUsPerNode - 1) / o.GPUsPerNode
+	return (gpus-1)/o.GPUsPerNode + 1
 }
 
 // LeadTime returns the longest of the offer's provisioning lead time and, for

@@ -1009,6 +1009,13 @@ func ImportOffers(r io.Reader, opts OfferImportOptions) (Catalog, error) {
 		if first, dup := seen[o.ID]; dup && o.ID != "" {
 			rp.add("id", o.ID, reasonf(ErrDuplicateID, "also on line %d", first))
 		}
+		if cur := o.Currency; cur != "" && cur != currency {
+			if currencyCode.MatchString(cur) {
+				rp.add("currency", cur, reasonf(ErrCurrencyMismatch, "the import is in %s", currency))
+			} else {
+				rp.add("currency", cur, reasonf(ErrMalformed, "want an ISO 4217 code such as %s", currency))
+			}
+		}
 		if err := o.Validate(); err != nil {
 			for _, e := range flatten(err) {
 				var fe *FieldError

@@ -448,6 +448,8 @@ func TestImportOffersBadRows(t *testing.T) {
 		{"reserved without term", "Reserved.Validate requires a term", head + "a,H100 SXM,8,reserved,,,,,2026-01-01\n", 2, "term", provider.ErrMissing},
 		{"duplicate id", "IDs are unique", head + "a,H100 SXM,8,metered,1,,,,2026-01-01\na,H100 SXM,8,metered,2,,,,2026-01-01\n", 3, "id", provider.ErrDuplicateID},
 		{"huge duration", "no overflow", head + "a,H100 SXM,8,metered,1,,,99999999999y,\n", 2, "lead_time", provider.ErrOutOfRange},
+		{"foreign currency", "one catalog, one currency", "id,gpu_model,gpus_per_node,mode,rate_per_hour,currency\na,H100 SXM,8,metered,1,EUR\n", 2, "currency", provider.ErrCurrencyMismatch},
+		{"malformed currency", "currencies are ISO 4217 codes", "id,gpu_model,gpus_per_node,mode,rate_per_hour,currency\na,H100 SXM,8,metered,1,usd\n", 2, "currency", provider.ErrMalformed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -42,7 +42,8 @@ type Assumptions struct {
 	// expected wall time).
 	Horizon time.Duration
 	// DiscountRatePerYear is the annual rate for present values (0.08 is 8 %);
-	// zero means no discounting. It must be finite and above −1.
+	// zero means no discounting. It must be in [−0.5, 10]: rates outside
+	// make present values over long horizons meaningless (or overflow).
 	DiscountRatePerYear float64
 	// EngineerCostPerHour is the loaded cost of one engineer hour (setup);
 	// zero means DefaultEngineerCostPerHour.
@@ -82,8 +83,8 @@ func (a Assumptions) Validate() error {
 	if a.Horizon < 0 {
 		bad("Horizon", a.Horizon, "negative")
 	}
-	if math.IsNaN(a.DiscountRatePerYear) || math.IsInf(a.DiscountRatePerYear, 0) || a.DiscountRatePerYear <= -1 {
-		bad("DiscountRatePerYear", a.DiscountRatePerYear, "must be finite and above -1")
+	if math.IsNaN(a.DiscountRatePerYear) || a.DiscountRatePerYear < -0.5 || a.DiscountRatePerYear > 10 {
+		bad("DiscountRatePerYear", a.DiscountRatePerYear, "must be in [-0.5, 10]")
 	}
 	money := func(field string, d decimal.Decimal) {
 		switch {

@@ -104,13 +104,13 @@ func BreakEven(w workload.Workload, rent, own provider.Offer, a Assumptions) (Br
 		o, err = Evaluate(sw, own, au)
 		return r, o, err
 	}
-	diff := func(u float64) (float64, Report, Report, error) {
+	// diff returns the sign of own − rent at u.
+	diff := func(u float64) (int, Report, Report, error) {
 		r, o, err := costs(u)
 		if err != nil {
 			return 0, r, o, err
 		}
-		d, _ := o.PresentValue.Sub(r.PresentValue).Float64()
-		return d, r, o, nil
+		return o.PresentValue.Cmp(r.PresentValue), r, o, nil
 	}
 	var res BreakEvenPoint
 	lo, hi := minUtilization, 1.0

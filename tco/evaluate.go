@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/gputco/gputco/provider"
@@ -309,20 +310,41 @@ func (e *evaluation) service() error {
 	e.stages = []stage{{category: provider.Compute, usage: usage(runs, 0)}}
 	restart := w.Interruption.RestartTime.Hours()
 	e.svcUsage, e.svcRuns, e.svcNodeHours = usage, runs, nodeHours
-	if spot, ok := spotOf(o.Pricing); ok && spot.InterruptionRatePerHour > 0 {
-		// Each preemption costs a restart on a replacement node.
-		f := math.Exp(restart * spot.InterruptionRatePerHour)
+	// Each preemption or failure costs a restart (and recovery) on a
+	// replacement node: run lengths stretch by e^{rate·R}, the factor of the
+	// stateless model.
+	stretchBy := func(what string, rate, r float64) (float64, error) {
+		x := rate * r
+		longest := 0.0
+		for _, run := range runs {
+			longest = max(longest, run.Length.Hours())
+		}
+		if x > maxExponent || longest*math.Exp(x)*float64(time.Hour) >= float64(maxTime/2) {
+			return 0, fmt.Errorf("tco: service %q on %q: %s at %g per node-hour with %g h restarts: %w",
+				w.Name, o.ID, what, rate, r, ErrInfeasible)
+		}
+		return math.Exp(x), nil
+	}
+	if spot, ok := spotOf(o.Pricing); ok && spot.InterruptionRatePerHour > 0 && a.includes(provider.Preemption) {
+		f, err := stretchBy("preemptions", spot.InterruptionRatePerHour, restart)
+		if err != nil {
+			return err
+		}
 		d.ExpectedPreemptions = nodeHours * spot.InterruptionRatePerHour
-		if a.includes(provider.Preemption) && f > 1 {
+		if f > 1 {
 			e.svcSpotRate, e.svcSpotR = spot.InterruptionRatePerHour, restart
 			runs = stretch(runs, f)
 			e.stages = append(e.stages, stage{provider.Preemption, "spot preemptions and restarts", usage(runs, 0)})
 		}
 	}
-	if mtbf := o.Hidden.NodeMTBF.Hours(); mtbf > 0 {
+	if mtbf := o.Hidden.NodeMTBF.Hours(); mtbf > 0 && a.includes(provider.Recovery) {
 		rec := restart + o.Hidden.RecoveryTime.Hours()
-		d.ExpectedFailures = nodeHours / mtbf
-		if f := math.Exp(rec / mtbf); a.includes(provider.Recovery) && f > 1 {
+		f, err := stretchBy("node failures", 1/mtbf, rec)
+		if err != nil {
+			return err
+		}
+		d.ExpectedFailures = runHours(runs) / mtbf
+		if f > 1 {
 			e.svcFailRate, e.svcFailR = 1/mtbf, rec
 			runs = stretch(runs, f)
 			e.stages = append(e.stages, stage{provider.Recovery, "node failures and recovery", usage(runs, 0)})
@@ -375,10 +397,7 @@ func holdWhenCheaper(p provider.Pricing, runs []provider.Run, horizon time.Durat
 func (e *evaluation) timeline() {
 	o, w := e.o, e.w
 	r := &e.rep
-	r.StartDelay = o.LeadTime()
-	if p := o.Availability.FillProbability; p > 0 && p < 1 {
-		r.StartDelay += hoursToDuration((1 - p) / p * e.a.stockRetry().Hours())
-	}
+	r.StartDelay = satAdd(o.LeadTime(), e.stockWait())
 	if e.moves() {
 		gbps := o.Hidden.TransferGbps
 		if gbps == 0 {
@@ -389,17 +408,18 @@ func (e *evaluation) timeline() {
 		}
 		r.TransferTime = hoursToDuration(w.Data.DatasetGB * 8 / gbps / 3600)
 	}
-	r.Finish = r.StartDelay + r.TransferTime + hoursToDuration(e.setupHours) + r.WallTime
+	r.Finish = satAdd(r.StartDelay, r.TransferTime, hoursToDuration(e.setupHours), r.WallTime)
 	r.DeadlineMet = w.Deadline == 0 || r.Finish <= w.Deadline
 }
 
-// moves reports whether the dataset must be moved to the offer.
+// moves reports whether the dataset must be moved to the offer: it lives
+// with another provider or in another region (names compared without case).
 func (e *evaluation) moves() bool {
 	loc := e.w.Data.Location
 	if e.w.Data.DatasetGB == 0 || loc.Provider == "" {
 		return false
 	}
-	return loc.Provider != e.o.Provider || loc.Region != e.o.Region
+	return !strings.EqualFold(loc.Provider, e.o.Provider) || !strings.EqualFold(loc.Region, e.o.Region)
 }
 
 // price turns the stages and the hidden-cost profile into lines.

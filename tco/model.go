@@ -3,6 +3,7 @@ package tco
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/gputco/gputco/provider"
@@ -57,7 +58,7 @@ func (m wallModel) expect(ts float64, spot, fail bool) (wallResult, error) {
 		tau := m.fixedTau
 		if tau <= 0 {
 			if lambda == 0 {
-				return res, nil // nothing to guard against: no checkpoints
+				break // nothing to guard against: no checkpoints
 			}
 			tau = dalySeconds(m.delta, mtti) // homogeneous: works in hours
 		}
@@ -85,7 +86,7 @@ func (m wallModel) expect(ts float64, spot, fail bool) (wallResult, error) {
 			res.wall = w
 		}
 	}
-	if math.IsInf(res.wall, 0) || math.IsNaN(res.wall) || res.wall*float64(time.Hour) >= math.MaxInt64/4 {
+	if math.IsInf(res.wall, 0) || math.IsNaN(res.wall) || res.wall*float64(time.Hour) >= float64(maxTime/2) {
 		return wallResult{}, fmt.Errorf("tco: expected wall time %g h: %w", res.wall, ErrInfeasible)
 	}
 	res.preemptions = ls * res.wall
@@ -93,15 +94,30 @@ func (m wallModel) expect(ts float64, spot, fail bool) (wallResult, error) {
 	return res, nil
 }
 
-// hoursToDuration converts hours to a Duration, saturating far beyond any
-// horizon the package accepts.
+// maxTime is where the package's durations saturate: about 146 years, far
+// beyond any horizon worth pricing, with room to add a few of them.
+const maxTime = time.Duration(math.MaxInt64 / 2)
+
+// satAdd adds non-negative durations, saturating at maxTime.
+func satAdd(ds ...time.Duration) time.Duration {
+	var t time.Duration
+	for _, d := range ds {
+		if d >= maxTime-t {
+			return maxTime
+		}
+		t += d
+	}
+	return t
+}
+
+// hoursToDuration converts hours to a Duration, saturating at maxTime.
 func hoursToDuration(h float64) time.Duration {
 	ns := h * float64(time.Hour)
 	switch {
 	case math.IsNaN(ns) || ns <= 0:
 		return 0
-	case ns >= math.MaxInt64/2:
-		return math.MaxInt64 / 2
+	case ns >= float64(maxTime):
+		return maxTime
 	}
 	return time.Duration(math.Round(ns))
 }
@@ -143,15 +159,21 @@ func billedGPUHours(p provider.Pricing, u provider.Usage, gpusPerNode int) float
 
 // levelRuns turns a sampled demand profile, in nodes per slice, into runs: the
 // k-th node runs whenever at least k nodes are needed; each maximal stretch of
-// such slices is one run. The profile covers span and repeats periods times
-// (periods ≥ 1, maybe fractional); circular says the profile wraps around.
+// such slices is one run. Levels between two consecutive distinct node counts
+// run alike, so they share one Run with Nodes set to their number, and the
+// work is O(slices × distinct levels) however large the peak. The profile
+// covers span and repeats periods times (periods ≥ 1, maybe fractional);
+// circular says the profile wraps around.
 func levelRuns(nodes []int, slice time.Duration, periods float64, circular bool) (runs []provider.Run, nodeHours float64) {
-	peak := 0
-	for _, n := range nodes {
-		peak = max(peak, n)
-	}
+	levels := slices.Clone(nodes)
+	slices.Sort(levels)
+	levels = slices.Compact(levels)
 	sliceH := slice.Hours()
-	for k := 1; k <= peak; k++ {
+	below := 0
+	for _, k := range levels {
+		if k <= 0 {
+			continue
+		}
 		busy, starts := 0, 0
 		for i, n := range nodes {
 			if n < k {
@@ -169,16 +191,14 @@ func levelRuns(nodes []int, slice time.Duration, periods float64, circular bool)
 				starts++
 			}
 		}
-		if busy == 0 {
-			continue
-		}
 		hoursK := float64(busy) * sliceH * periods
-		nodeHours += hoursK
+		nodeHours += hoursK * float64(k-below)
 		count := 1
 		if starts > 0 {
 			count = max(1, int(math.Round(float64(starts)*periods)))
 		}
-		runs = append(runs, provider.Run{Length: hoursToDuration(hoursK / float64(count)), Count: count, Nodes: 1})
+		runs = append(runs, provider.Run{Length: hoursToDuration(hoursK / float64(count)), Count: count, Nodes: k - below})
+		below = k
 	}
 	return runs, nodeHours
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/gputco/gputco/provider"
 	"github.com/shopspring/decimal"
 )
 
@@ -52,11 +53,16 @@ func (j DeadlineJob) Validate() error {
 	if j.Changeover < 0 {
 		errs = append(errs, fmt.Errorf("tco: deadline job changeover = %v must not be negative: %w", j.Changeover, ErrInvalidDeadlineJob))
 	}
-	if j.SpotRatePerHour.IsNegative() {
-		errs = append(errs, fmt.Errorf("tco: deadline job spot rate per hour = %s must not be negative: %w", j.SpotRatePerHour, ErrInvalidDeadlineJob))
-	}
-	if j.OnDemandRatePerHour.IsNegative() {
-		errs = append(errs, fmt.Errorf("tco: deadline job on-demand rate per hour = %s must not be negative: %w", j.OnDemandRatePerHour, ErrInvalidDeadlineJob))
+	for _, r := range []struct {
+		name string
+		rate decimal.Decimal
+	}{{"spot rate per hour", j.SpotRatePerHour}, {"on-demand rate per hour", j.OnDemandRatePerHour}} {
+		switch {
+		case !moneyInBounds(r.rate):
+			errs = append(errs, fmt.Errorf("tco: deadline job %s exponent %d beyond ±%d: %w", r.name, r.rate.Exponent(), provider.MaxExponent, ErrInvalidDeadlineJob))
+		case r.rate.IsNegative():
+			errs = append(errs, fmt.Errorf("tco: deadline job %s = %s must not be negative: %w", r.name, r.rate, ErrInvalidDeadlineJob))
+		}
 	}
 	return errors.Join(errs...)
 }

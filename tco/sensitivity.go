@@ -16,7 +16,8 @@ type Param int
 
 // Parameters Sensitivity can vary.
 const (
-	// Utilization sets Assumptions.Utilization (a fraction in (0, 1]).
+	// Utilization sets Assumptions.Utilization (a fraction in (0, 1]) of a
+	// service; a finite job is an error.
 	Utilization Param = iota
 	// PriceScale multiplies every price of the offer's pricing (via
 	// provider.Scaler; 1 is the list price).
@@ -25,7 +26,8 @@ const (
 	HorizonYears
 	// DiscountRate sets Assumptions.DiscountRatePerYear.
 	DiscountRate
-	// EnergyPrice sets the price per kWh of an owned offer.
+	// EnergyPrice sets the price per kWh of an owned offer (the value is
+	// converted to a decimal: a sweep input, not an amount that is summed).
 	EnergyPrice
 )
 
@@ -62,6 +64,13 @@ type SensitivityPoint struct {
 // rejects, naming it; PriceScale needs a pricing that implements
 // provider.Scaler and EnergyPrice an owned offer.
 func Sensitivity(w workload.Workload, o provider.Offer, a Assumptions, param Param, values []float64) ([]SensitivityPoint, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	if param == Utilization && !w.IsService() {
+		return nil, fmt.Errorf("tco: sensitivity of %s: %q is a finite job, whose cost does not depend on utilization: %w",
+			param, w.Name, ErrInvalidAssumptions)
+	}
 	out := make([]SensitivityPoint, 0, len(values))
 	for _, v := range values {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

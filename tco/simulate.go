@@ -16,9 +16,11 @@ import (
 // DefaultTrials is the number of Monte Carlo trials when SimulateOptions.Trials is zero.
 const DefaultTrials = 10000
 
-// maxEvents bounds the random interruptions one Simulate call draws, so that
-// a pathological input (a long job that restarts from scratch on nodes that
-// fail every minute) returns an error instead of running for hours.
+// maxEvents bounds the random numbers one Simulate call is expected to draw
+// (checkpoint segments, interruptions, interrupted restarts), so that a
+// pathological input — a long job that restarts from scratch on nodes that
+// fail every minute, a checkpoint every second for months — returns an error
+// instead of running for hours.
 const maxEvents = 50_000_000
 
 // SimulateOptions configure Simulate. The zero value runs DefaultTrials trials
@@ -91,8 +93,8 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 		return Simulation{}, err
 	}
 	rep := e.rep
-	if expected := float64(n) * (rep.Derivation.ExpectedPreemptions + rep.Derivation.ExpectedFailures); expected > maxEvents {
-		return Simulation{}, fmt.Errorf("tco: simulate: %g expected interruptions over %d trials: %w", expected, n, ErrTooManyEvents)
+	if draws := float64(n) * e.drawsPerTrial(); !(draws <= maxEvents) {
+		return Simulation{}, fmt.Errorf("tco: simulate: %g expected random draws over %d trials: %w", draws, n, ErrTooManyEvents)
 	}
 	src := rand.NewPCG(opts.Seed, 0x9e3779b97f4a7c15)
 	rng := rand.New(src)
@@ -101,7 +103,7 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 	finishes := make([]time.Duration, n)
 	missed := 0
 	for i := range n {
-		delay := rep.StartDelay - e.stockWait() + e.drawStockWait(rng)
+		delay := satAdd(e.o.LeadTime(), e.drawStockWait(rng))
 		var (
 			usage provider.Usage
 			wall  float64
@@ -118,7 +120,7 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 			return Simulation{}, err
 		}
 		walls[i] = hoursToDuration(wall)
-		finishes[i] = delay + rep.TransferTime + hoursToDuration(e.setupHours) + walls[i]
+		finishes[i] = satAdd(delay, rep.TransferTime, hoursToDuration(e.setupHours), walls[i])
 		lines := e.otherLines(e.withCredits(cs), usage.Horizon.Hours(), cs, delay, finishes[i])
 		costs[i] = provider.Total(lines)
 		if w.Deadline > 0 && !w.IsService() && finishes[i] > w.Deadline {
@@ -135,6 +137,50 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 	}, nil
 }
 
+// drawsPerTrial is the expected number of random draws of one trial, +Inf
+// when it overflows.
+func (e *evaluation) drawsPerTrial() float64 {
+	if e.w.IsService() {
+		draws := 0.0
+		hours := e.svcNodeHours
+		for _, ev := range []struct{ rate, r float64 }{{e.svcSpotRate, e.svcSpotR}, {e.svcFailRate, e.svcFailR}} {
+			if ev.rate == 0 || ev.r == 0 {
+				continue
+			}
+			perRestart := math.Exp(ev.rate * ev.r)
+			draws += 1 + hours*ev.rate*perRestart
+			hours *= perRestart
+		}
+		return draws
+	}
+	m := e.wm
+	ls, lf := 0.0, 0.0
+	if e.spotOn {
+		ls = m.spotRate
+	}
+	if e.failOn {
+		lf = m.failRate
+	}
+	lambda := ls + lf
+	if lambda == 0 || !(1/lambda < math.MaxFloat64) {
+		return 0
+	}
+	restart := (ls*m.spotR + lf*m.failR) / lambda
+	events := lambda * e.rep.WallTime.Hours()
+	perRestart := math.Exp(restart * lambda)
+	switch m.tolerance {
+	case workload.Checkpointed:
+		tau := m.fixedTau
+		if tau <= 0 {
+			tau = dalySeconds(m.delta, 1/lambda)
+		}
+		return math.Ceil(e.work/tau) + events*(1+perRestart)
+	case workload.Stateless:
+		return 1 + events*perRestart
+	}
+	return 1 + events*(1+perRestart)
+}
+
 // stockWait is the expected wait for stock, as Evaluate charges it.
 func (e *evaluation) stockWait() time.Duration {
 	p := e.o.Availability.FillProbability
@@ -145,17 +191,16 @@ func (e *evaluation) stockWait() time.Duration {
 }
 
 // drawStockWait draws the number of unfilled requests before one is filled
-// (geometric with success probability p) times the retry interval.
+// (geometric with success probability p, by inversion: ⌊ln U / ln(1−p)⌋)
+// times the retry interval, saturating at maxTime.
 func (e *evaluation) drawStockWait(rng *rand.Rand) time.Duration {
 	p := e.o.Availability.FillProbability
 	if p <= 0 || p >= 1 {
 		return 0
 	}
-	failures := 0
-	for rng.Float64() >= p {
-		failures++
-	}
-	return time.Duration(failures) * e.a.stockRetry()
+	u := 1 - rng.Float64() // in (0, 1]
+	failures := math.Floor(math.Log(u) / math.Log1p(-p))
+	return hoursToDuration(failures * e.a.stockRetry().Hours())
 }
 
 // drawWall draws the wall time of a finite job and its number of preemptions.

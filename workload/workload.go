@@ -278,7 +278,7 @@ func (w Workload) Validate() error {
 func validateDemand(c Curve, horizon time.Duration) error {
 	if v, ok := c.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
-			return prefixErrors("demand", err)[0]
+			return errors.Join(prefixErrors("demand", err)...)
 		}
 	}
 	n := int(math.Ceil(float64(horizon) / float64(time.Hour)))
