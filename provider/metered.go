@@ -74,6 +74,16 @@ func (m Metered) BilledTime(length time.Duration) decimal.Decimal {
 	return hoursFromNs(m.billedNs(length))
 }
 
+// BilledDuration is BilledTime as a time.Duration, saturating at the largest
+// Duration.
+func (m Metered) BilledDuration(length time.Duration) time.Duration {
+	ns, ok := m.billedNodeNsInt(Usage{Runs: []Run{{Length: length, Count: 1, Nodes: 1}}})
+	if !ok {
+		return time.Duration(math.MaxInt64)
+	}
+	return time.Duration(ns)
+}
+
 func (m Metered) billedNs(length time.Duration) decimal.Decimal {
 	if length <= 0 {
 		return decimal.Zero

@@ -1048,3 +1048,23 @@ func propGeneratorsValid(t *rapid.T) {
 
 func TestGeneratorsValid(t *testing.T) { rapid.Check(t, propGeneratorsValid) }
 func FuzzGeneratorsValid(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propGeneratorsValid)) }
+
+// propBilledDuration: BilledDuration is BilledTime in nanoseconds, exactly.
+func propBilledDuration(t *rapid.T) {
+	m := provider.Metered{
+		Increment: genIncrement.Draw(t, "increment"),
+		Minimum:   time.Duration(rapid.Int64Range(0, int64(2*time.Hour)).Draw(t, "minimumNs")),
+	}
+	if m.Minimum < m.Increment {
+		m.Minimum = 0
+	}
+	length := time.Duration(rapid.Int64Range(0, int64(1000*time.Hour)).Draw(t, "runLengthNs"))
+	got := decimal.NewFromInt(int64(m.BilledDuration(length)))
+	want := m.BilledTime(length).Mul(decimal.NewFromInt(int64(time.Hour)))
+	if got.Sub(want).Abs().GreaterThan(decimal.NewFromInt(1)) {
+		t.Fatalf("%+v: BilledDuration(%v) = %s ns, BilledTime = %s ns", m, length, got, want)
+	}
+}
+
+func TestBilledDuration(t *testing.T) { rapid.Check(t, propBilledDuration) }
+func FuzzBilledDuration(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propBilledDuration)) }

@@ -152,7 +152,7 @@ func billedGPUHours(p provider.Pricing, u provider.Usage, gpusPerNode int) float
 	}
 	h := 0.0
 	for _, r := range u.Runs {
-		h += m.BilledTime(r.Length).InexactFloat64() * float64(r.Count) * float64(r.Nodes)
+		h += m.BilledDuration(r.Length).Hours() * float64(r.Count) * float64(r.Nodes)
 	}
 	return h * float64(gpusPerNode)
 }
