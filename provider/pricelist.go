@@ -222,7 +222,7 @@ func ImportPriceList(r io.Reader, opts ImportOptions) (Catalog, error) {
 	seen := make(map[string]int)
 	var chunks offerChunks
 	for {
-		rec, line, err := nextRecord(cr)
+		rec, line, err := nextRecord(cr, len(header))
 		if err == io.EOF {
 			break
 		}
@@ -233,10 +233,6 @@ func ImportPriceList(r io.Reader, opts ImportOptions) (Catalog, error) {
 				continue
 			}
 			return Catalog{}, fmt.Errorf("provider: reading price list: %w", err)
-		}
-		if len(rec) != len(header) {
-			errs = append(errs, &RowError{Line: line, Err: reasonf(ErrFieldCount, "%d fields, header has %d", len(rec), len(header))})
-			continue
 		}
 		name := get(rec, colAccel)
 		if name == "" {
@@ -485,7 +481,7 @@ func newCSVReader(r io.Reader) *csv.Reader {
 // readHeader reads the header record and returns it (trimmed, without a
 // byte-order mark) with the index of each name's first occurrence.
 func readHeader(cr *csv.Reader) ([]string, map[string]int, []error, error) {
-	rec, _, err := nextRecord(cr)
+	rec, _, err := nextRecord(cr, -1)
 	if err == io.EOF {
 		return nil, nil, []error{&RowError{Line: 1, Err: reasonf(ErrMissingColumn, "no header")}}, nil
 	}
@@ -511,9 +507,11 @@ func readHeader(cr *csv.Reader) ([]string, map[string]int, []error, error) {
 	return header, cols, nil, nil
 }
 
-// nextRecord reads one record and the line it starts on. A CSV syntax error
-// is returned as a *RowError; other errors (io.EOF, read errors) as they are.
-func nextRecord(cr *csv.Reader) ([]string, int, error) {
+// nextRecord reads one record and the line it starts on. A CSV syntax error,
+// or a record whose field count differs from width (≥ 0; a negative width
+// accepts any), is returned as a *RowError; other errors (io.EOF, read
+// errors) as they are.
+func nextRecord(cr *csv.Reader, width int) ([]string, int, error) {
 	rec, err := cr.Read()
 	if err != nil {
 		var pe *csv.ParseError
@@ -523,6 +521,9 @@ func nextRecord(cr *csv.Reader) ([]string, int, error) {
 		return nil, 0, err
 	}
 	line, _ := cr.FieldPos(0)
+	if width >= 0 && len(rec) != width {
+		return nil, line, &RowError{Line: line, Err: reasonf(ErrFieldCount, "%d fields, header has %d", len(rec), width)}
+	}
 	return rec, line, nil
 }
 
@@ -964,7 +965,7 @@ func ImportOffers(r io.Reader, opts OfferImportOptions) (Catalog, error) {
 	c := Catalog{Currency: currency, AsOf: dateOnly(opts.AsOf)}
 	seen := make(map[string]int)
 	for {
-		rec, line, err := nextRecord(cr)
+		rec, line, err := nextRecord(cr, len(header))
 		if err == io.EOF {
 			break
 		}
@@ -975,10 +976,6 @@ func ImportOffers(r io.Reader, opts OfferImportOptions) (Catalog, error) {
 				continue
 			}
 			return Catalog{}, fmt.Errorf("provider: reading offers: %w", err)
-		}
-		if len(rec) != len(header) {
-			errs = append(errs, &RowError{Line: line, Err: reasonf(ErrFieldCount, "%d fields, header has %d", len(rec), len(header))})
-			continue
 		}
 		rp := rowProblems{line: line}
 		var d offerDraft
