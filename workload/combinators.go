@@ -194,6 +194,11 @@ func (c Clamp) Validate() error {
 
 // Shift moves a curve in time: At(t) = Curve.At(t + Offset). Shifting a
 // periodic curve by whole periods leaves it unchanged.
+//
+// When t + Offset lies beyond the range of time.Duration (±292 years), a
+// periodic curve is evaluated at the same phase of its period, which is
+// exact; an aperiodic curve cannot be evaluated there and At returns NaN, so
+// that analysis reports it rather than evaluating at a wrapped-around time.
 type Shift struct {
 	// Curve is the curve being shifted; required.
 	Curve Curve
@@ -201,12 +206,33 @@ type Shift struct {
 	Offset time.Duration
 }
 
-// At returns Curve.At(t + Offset), NaN without a curve.
+// At returns Curve.At(t + Offset), NaN without a curve or when t + Offset
+// overflows and the curve is aperiodic (see Shift).
 func (s Shift) At(t time.Duration) float64 {
 	if s.Curve == nil {
 		return math.NaN()
 	}
-	return s.Curve.At(t + s.Offset)
+	if u, ok := addDuration(t, s.Offset); ok {
+		return s.Curve.At(u)
+	}
+	p := s.Curve.Period()
+	if p <= 0 {
+		return math.NaN()
+	}
+	// (t + Offset) mod p from the two phases, each in [0, p), without overflow.
+	a, b := phase(t, p), phase(s.Offset, p)
+	if a >= p-b {
+		return s.Curve.At(a - (p - b))
+	}
+	return s.Curve.At(a + b)
+}
+
+// addDuration returns a + b and whether the sum is within time.Duration's range.
+func addDuration(a, b time.Duration) (time.Duration, bool) {
+	if b > 0 && a > math.MaxInt64-b || b < 0 && a < math.MinInt64-b {
+		return 0, false
+	}
+	return a + b, true
 }
 
 // Period returns the shifted curve's period.
