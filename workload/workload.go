@@ -19,6 +19,11 @@ const ReferenceModel = "H100 SXM"
 // overflow that makes decimal arithmetic panic.
 const maxMoneyExponent = 64
 
+// MaxGPUs bounds Workload.GPUs: 2²⁴ ≈ 16.8 million GPUs, far beyond any
+// cluster, so that node and GPU counts derived from it (and their products
+// with an offer's GPUs per node) never overflow an int.
+const MaxGPUs = 1 << 24
+
 // Workload is something that must run: a finite job or a service.
 //
 // A finite job has Demand == nil, WorkGPUHours > 0 and GPUs = the gang size
@@ -34,7 +39,8 @@ type Workload struct {
 	Name string
 	// Kind says what the workload does; required.
 	Kind Kind
-	// GPUs is the gang size of a finite job or the peak GPUs of a service; > 0.
+	// GPUs is the gang size of a finite job or the peak GPUs of a service;
+	// 1 to MaxGPUs.
 	GPUs int
 	// Demand is the demand curve of a service as a fraction of GPUs, in [0, 1]
 	// over the horizon; nil for a finite job.
@@ -236,8 +242,11 @@ func (w Workload) Validate() error {
 	if !w.Kind.Valid() {
 		add(fieldErr("kind", w.Kind, ErrUnknownName, "training, fine-tuning, inference, batch or development"))
 	}
-	if w.GPUs <= 0 {
+	switch {
+	case w.GPUs <= 0:
 		add(fieldErr("gpus", w.GPUs, ErrOutOfRange, "must be > 0"))
+	case w.GPUs > MaxGPUs:
+		add(fieldErr("gpus", w.GPUs, ErrOutOfRange, fmt.Sprintf("at most MaxGPUs = %d", MaxGPUs)))
 	}
 	add(checkDuration("horizon", w.Horizon))
 	add(checkDuration("deadline", w.Deadline))
