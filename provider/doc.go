@@ -26,4 +26,14 @@
 // wrapping one of the exported sentinel errors, so [errors.Is] works. No input
 // panics the package. All exported types are safe for concurrent reads, and
 // no function mutates its arguments.
+//
+// # Limits
+//
+// Every input is bounded so that no request can take unbounded work or
+// memory; each limit is checked once, by validation or decoding, with an
+// error naming it:
+//   - [MaxGPUsPerNode] bounds Offer.GPUsPerNode (2¹⁶);
+//   - [MaxExponent] bounds the decimal exponent of money amounts (±64);
+//   - [MaxPricingDepth] bounds a chain of pricings (credits around a base
+//     mode) to 8, in validation, encoding and decoding alike.
 package provider

@@ -72,8 +72,11 @@ type Decoder struct {
 	depth int
 }
 
-// MaxPricingDepth bounds how deeply pricings may nest (a credit around a
-// credit around ...), so that hostile input cannot make decoding slow.
+// MaxPricingDepth bounds how deeply pricings may nest: a chain of at most
+// eight pricings (seven credits around a base mode). The decoder refuses
+// deeper JSON and Credit.Validate (hence Offer and Catalog validation) and
+// Credit.MarshalJSON refuse deeper chains, so that hostile input cannot make
+// decoding, validation, pricing or encoding slow.
 const MaxPricingDepth = 8
 
 func (d Decoder) lookup(mode string) (PricingDecoder, bool) {
@@ -100,7 +103,7 @@ func (d Decoder) lookup(mode string) (PricingDecoder, bool) {
 // it was given; nesting deeper than MaxPricingDepth is an error.
 func (d Decoder) Pricing(data []byte) (Pricing, error) {
 	if d.depth >= MaxPricingDepth {
-		return nil, &FieldError{Field: "mode", Value: d.depth + 1, Err: fmt.Errorf("pricings nested deeper than %d: %w", MaxPricingDepth, ErrOutOfRange)}
+		return nil, &FieldError{Field: "mode", Value: d.depth + 1, Err: errTooDeep()}
 	}
 	var head struct {
 		Mode string `json:"mode"`
@@ -342,8 +345,13 @@ func decodeCredit(raw json.RawMessage, d Decoder) (Pricing, error) {
 	return Credit{Base: base, Amount: w.Amount}, nil
 }
 
-// MarshalJSON writes {"mode":"credit","amount":...,"base":{...}}.
+// MarshalJSON writes {"mode":"credit","amount":...,"base":{...}}. A chain
+// of more than MaxPricingDepth pricings is an error: the decoder would
+// refuse it.
 func (c Credit) MarshalJSON() ([]byte, error) {
+	if pricingDepth(c) > MaxPricingDepth {
+		return nil, &FieldError{Field: "Base", Err: errTooDeep()}
+	}
 	w := creditJSON{Mode: "credit", Amount: c.Amount, Base: json.RawMessage("null")}
 	if c.Base != nil {
 		b, err := MarshalPricing(c.Base)

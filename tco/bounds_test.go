@@ -45,3 +45,16 @@ func TestHugeGangRefused(t *testing.T) {
 		t.Fatalf("Evaluate with GPUs = MaxInt: err = %v, GPUs = %d; want ErrOutOfRange", err, r.Derivation.GPUs)
 	}
 }
+
+// TestDeepCreditChainRefused: a chain of 10⁴ credits built in Go was priced
+// (in seconds, validation repeated at every level); it is refused by the
+// pricing-depth limit before any work.
+func TestDeepCreditChainRefused(t *testing.T) {
+	var p provider.Pricing = provider.Hourly(decimal.NewFromInt(20))
+	for range 10_000 {
+		p = provider.Credit{Base: p, Amount: decimal.NewFromInt(1)}
+	}
+	if _, err := tco.Evaluate(boundsJob(8, 8), boundsOffer(p), tco.Assumptions{}); !errors.Is(err, provider.ErrOutOfRange) {
+		t.Errorf("Evaluate of 10⁴ credits: %v, want ErrOutOfRange", err)
+	}
+}
