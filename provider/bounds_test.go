@@ -3,6 +3,7 @@ package provider_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -76,5 +77,119 @@ func TestCreditDepthOneLimit(t *testing.T) {
 	_, err = provider.Decoder{}.Pricing([]byte(inner))
 	if !errors.Is(err, provider.ErrOutOfRange) || !strings.Contains(err.Error(), "MaxPricingDepth") {
 		t.Errorf("decoding %d pricings: %v, want ErrOutOfRange naming MaxPricingDepth", provider.MaxPricingDepth+1, err)
+	}
+}
+
+// leaves returns the errors joined at the top of err.
+func leaves(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
+}
+
+// checkCapped checks that err lists MaxProblems problems and ends with a
+// *MoreProblemsError counting the other more, and that its message stays
+// within perProblem bytes a problem.
+func checkCapped(t *testing.T, what string, err error, more, perProblem int) {
+	t.Helper()
+	ls := leaves(err)
+	if len(ls) != provider.MaxProblems+1 {
+		t.Fatalf("%s: %d errors listed, want MaxProblems + 1 = %d", what, len(ls), provider.MaxProblems+1)
+	}
+	var mp *provider.MoreProblemsError
+	if !errors.As(ls[len(ls)-1], &mp) || mp.More != more || !errors.Is(err, provider.ErrTooManyProblems) {
+		t.Errorf("%s: last error %v, want a *MoreProblemsError of %d wrapping ErrTooManyProblems", what, ls[len(ls)-1], more)
+	}
+	if want := fmt.Sprintf("and %s more problems", groupedForTest(more)); !strings.Contains(err.Error(), want) {
+		t.Errorf("%s: message does not say %q", what, want)
+	}
+	if n := len(err.Error()); n > perProblem*(provider.MaxProblems+1) {
+		t.Errorf("%s: message of %d bytes, want at most %d", what, n, perProblem*(provider.MaxProblems+1))
+	}
+}
+
+// groupedForTest writes n with thousands separators, independently of the
+// package's formatter.
+func groupedForTest(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// TestProblemsCapped: a catalog of 10⁶ {} offers gave 4·10⁶ problems in a
+// message of 179 MB (and 1.4 GB of memory). Validation, decoding and the
+// CSV importers list MaxProblems problems and count the others.
+func TestProblemsCapped(t *testing.T) {
+	n := 100_000
+	if testing.Short() {
+		n = 10_000
+	}
+	const perOffer = 4 // ID, GPU model, GPUs per node, pricing
+	var b strings.Builder
+	b.WriteString(`{"currency":"USD","asOf":"2026-01-01","offers":[{}`)
+	for range n - 1 {
+		b.WriteString(",{}")
+	}
+	b.WriteString("]}")
+	c, err := provider.ParseCatalog([]byte(b.String()))
+	checkCapped(t, "ParseCatalog", err, perOffer*n-provider.MaxProblems, 200)
+	if len(c.Offers) != 0 {
+		t.Errorf("ParseCatalog kept %d offers of a catalog with too many problems, want none", len(c.Offers))
+	}
+
+	cat := provider.Catalog{Currency: "USD", AsOf: time.Now(), Offers: make(provider.Offers, 1000)}
+	checkCapped(t, "Catalog.Validate", cat.Validate(), perOffer*1000-provider.MaxProblems, 200)
+
+	// Fewer problems than the cap are listed whole, with no count.
+	few := provider.Catalog{Currency: "USD", AsOf: time.Now(), Offers: make(provider.Offers, 3)}
+	if err := few.Validate(); len(leaves(err)) != 3*perOffer || errors.Is(err, provider.ErrTooManyProblems) {
+		t.Errorf("3 empty offers: %d problems listed (%v), want %d and no count", len(leaves(err)), err, 3*perOffer)
+	}
+}
+
+// TestEchoedValuesCut: a 50 MB field was echoed whole in its error. Messages
+// quote at most MaxEchoBytes of a value; the FieldError keeps it as given.
+func TestEchoedValuesCut(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	o := validOffer(huge)
+	o.GPU.Model = ""
+	err := o.Validate()
+	fes := fieldErrors(t, err)
+	if len(fes) != 1 || fes[0].Offer != huge {
+		t.Fatalf("Validate = %d problems, want one naming the offer as given", len(fes))
+	}
+	checkShort := func(what string, err error) {
+		t.Helper()
+		if err == nil {
+			t.Fatalf("%s: no error", what)
+		}
+		msg := err.Error()
+		if len(msg) > 1000 || !strings.Contains(msg, "…") || !strings.Contains(msg, "1,048,576 bytes") {
+			t.Errorf("%s: message of %d bytes (%.200s), want the value cut to MaxEchoBytes with its length", what, len(msg), msg)
+		}
+	}
+	checkShort("Offer.Validate", err)
+	checkShort("duration in JSON", new(provider.Duration).UnmarshalText([]byte(huge)))
+	checkShort("date in JSON", new(provider.Date).UnmarshalText([]byte(huge)))
+	_, err = provider.Decoder{}.Pricing([]byte(`{"mode":"` + huge + `"}`))
+	checkShort("unknown mode", err)
+	_, err = provider.Decoder{}.Offer([]byte(`{"` + huge + `":1}`))
+	if err == nil || len(err.Error()) > 1000 || !errors.Is(err, provider.ErrMalformed) {
+		t.Errorf("unknown JSON field of 1 MiB: %d bytes of message, want ErrMalformed within 1000", len(fmt.Sprint(err)))
+	}
+	csv := "id,gpu_model,gpus_per_node,mode\nx,H100 SXM," + huge + ",metered\n"
+	_, err = provider.ImportOffers(strings.NewReader(csv), provider.OfferImportOptions{})
+	checkShort("CSV field", err)
+	// A multi-byte character is never split.
+	wide := validOffer(strings.Repeat("é", 100))
+	wide.GPU.Model = ""
+	if msg := wide.Validate().Error(); !strings.Contains(msg, strings.Repeat("é", provider.MaxEchoBytes/2)+"…") {
+		t.Errorf("cut inside a character: %q", msg)
 	}
 }

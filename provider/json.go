@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 )
@@ -22,7 +23,8 @@ func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d)
 func (d *Duration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
-		return fmt.Errorf("provider: duration %q: %w: %w", b, ErrMalformed, err)
+		// time's error quotes the whole input: echo a bounded part instead.
+		return fmt.Errorf("provider: duration %s: %w: not a Go duration such as \"90s\" or \"720h\"", echo(string(b)), ErrMalformed)
 	}
 	*d = Duration(v)
 	return nil
@@ -48,7 +50,7 @@ func (d *Date) UnmarshalText(b []byte) error {
 	}
 	t, err := time.Parse(time.DateOnly, string(b))
 	if err != nil {
-		return fmt.Errorf("provider: date %q: %w: %w", b, ErrMalformed, err)
+		return fmt.Errorf("provider: date %s: %w: not a date YYYY-MM-DD", echo(string(b)), ErrMalformed)
 	}
 	*d = Date(t)
 	return nil
@@ -139,29 +141,43 @@ func (d Decoder) Offer(data []byte) (Offer, error) {
 	return w.offer(d)
 }
 
-// Catalog decodes a catalog and validates it. On a validation error it
-// returns the decoded catalog together with the error, so that callers may
-// inspect or repair it; on a syntax error the catalog is empty.
+// Catalog decodes a catalog and validates it, offer by offer. On a
+// validation error it returns the decoded catalog together with the error,
+// so that callers may inspect or repair it; on a syntax error, an offer that
+// does not decode, or more than MaxProblems problems, the catalog is empty
+// (and an input of a million bad offers costs memory for MaxProblems of
+// them). Problems are listed as Catalog.Validate lists them, at most
+// MaxProblems.
 func (d Decoder) Catalog(data []byte) (Catalog, error) {
 	var w catalogJSON
 	if err := strict(data, &w); err != nil {
 		return Catalog{}, fmt.Errorf("provider: catalog: %w", malformed(err))
 	}
 	c := Catalog{Currency: w.Currency, AsOf: time.Time(w.AsOf)}
-	var errs []error
+	var p problems
+	cc := c.check(&p)
+	var kept offerChunks
+	decoded := true
 	for i, raw := range w.Offers {
 		o, err := d.Offer(raw)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("provider: catalog offer %d: %w", i, err))
+			p.put(fmt.Errorf("provider: catalog offer %d: %w", i, err))
+			decoded = false
 			continue
 		}
-		c.Offers = append(c.Offers, o)
-	}
-	if len(errs) > 0 {
 		// Report the problems of the offers that did decode as well.
-		return Catalog{}, errors.Join(append(errs, c.Validate())...)
+		cc.offer(&p, o)
+		if decoded && p.more == 0 {
+			kept = kept.add([]Offer{o})
+		} else {
+			kept = nil
+		}
 	}
-	return c, c.Validate()
+	if !decoded || p.more > 0 {
+		return Catalog{}, p.err()
+	}
+	c.Offers = kept.offers()
+	return c, p.err()
 }
 
 // malformed wraps a JSON syntax or type error so that errors.Is matches
@@ -172,8 +188,29 @@ func malformed(err error) error {
 	if errors.Is(err, ErrMalformed) || errors.As(err, &fe) {
 		return err
 	}
-	return fmt.Errorf("%w: %w", ErrMalformed, err)
+	return fmt.Errorf("%w: %w", ErrMalformed, boundedError{err})
 }
+
+// maxForeignMessage bounds the message of an error of encoding/json, which
+// quotes field names and values of any length.
+const maxForeignMessage = 4 * MaxEchoBytes
+
+// boundedError is an error whose message is cut to maxForeignMessage bytes.
+type boundedError struct{ err error }
+
+func (e boundedError) Error() string {
+	m := e.err.Error()
+	if len(m) <= maxForeignMessage {
+		return m
+	}
+	cut := maxForeignMessage
+	for cut > 0 && !utf8.RuneStart(m[cut]) {
+		cut--
+	}
+	return m[:cut] + "… (" + grouped(len(m)) + " bytes)"
+}
+
+func (e boundedError) Unwrap() error { return e.err }
 
 // strict unmarshals data into v, rejecting unknown fields and trailing data.
 func strict(data []byte, v any) error {
@@ -439,7 +476,7 @@ func (w offerJSON) offer(d Decoder) (Offer, error) {
 			c.Offer, c.Field = w.ID, "Pricing."+fe.Field
 			return Offer{}, &c
 		}
-		return Offer{}, fmt.Errorf("provider: offer %q: %w", w.ID, err)
+		return Offer{}, fmt.Errorf("provider: offer %s: %w", echo(w.ID), err)
 	}
 	o.Pricing = p
 	return o, nil
@@ -467,7 +504,7 @@ func (o Offer) MarshalJSON() ([]byte, error) {
 	if o.Pricing != nil {
 		b, err := MarshalPricing(o.Pricing)
 		if err != nil {
-			return nil, fmt.Errorf("provider: offer %q: %w", o.ID, err)
+			return nil, fmt.Errorf("provider: offer %s: %w", echo(o.ID), err)
 		}
 		w.Pricing = b
 	}
