@@ -193,3 +193,58 @@ func TestEchoedValuesCut(t *testing.T) {
 		t.Errorf("cut inside a character: %q", msg)
 	}
 }
+
+// TestJSONAmountLength: decimal strings in JSON had no length cap and parse
+// in quadratic time (4·10⁶ digits took 16 s); the CSV path capped numbers at
+// 64 characters. One cap, MaxNumberLen, holds for both.
+func TestJSONAmountLength(t *testing.T) {
+	pricing := func(rate string) []byte {
+		return []byte(`{"mode":"metered","ratePerHour":` + rate + `,"increment":"1h0m0s","minimum":"0s"}`)
+	}
+	atCap := "1." + strings.Repeat("0", provider.MaxNumberLen-2)
+	tests := []struct {
+		name, rate string
+		ok         bool
+	}{
+		{"at the cap, quoted", `"` + atCap + `"`, true},
+		{"at the cap, bare number", atCap, true},
+		{"one beyond, quoted", `"` + atCap + `0"`, false},
+		{"one beyond, bare number", atCap + "0", false},
+		{"a million digits", `"` + strings.Repeat("9", 1_000_000) + `"`, false},
+	}
+	for _, tt := range tests {
+		p, err := (provider.Decoder{}).Pricing(pricing(tt.rate))
+		switch {
+		case tt.ok && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.ok && !p.(provider.Metered).RatePerHour.Equal(decimal.NewFromInt(1)):
+			t.Errorf("%s: rate %s, want 1", tt.name, p.(provider.Metered).RatePerHour)
+		case !tt.ok && (!errors.Is(err, provider.ErrOutOfRange) || !strings.Contains(fmt.Sprint(err), "MaxNumberLen")):
+			t.Errorf("%s: %v, want ErrOutOfRange naming MaxNumberLen", tt.name, err)
+		}
+	}
+	// Every money field of an offer is read with the cap, the hidden costs included.
+	long := `"` + atCap + `0"`
+	o := validOffer("long")
+	b, err := o.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hidden := strings.Replace(string(b), `"egressPerGB":"0.09"`, `"egressPerGB":`+long, 1)
+	if hidden == string(b) {
+		t.Fatalf("fixture has no egressPerGB of 0.09: %s", b)
+	}
+	if _, err := (provider.Decoder{}).Offer([]byte(hidden)); !errors.Is(err, provider.ErrOutOfRange) {
+		t.Errorf("long egressPerGB: %v, want ErrOutOfRange", err)
+	}
+	// The CSV importers apply the same cap.
+	csv := func(rate string) string {
+		return "id,gpu_model,gpus_per_node,mode,rate_per_hour,source_as_of\nx,H100 SXM,8,metered," + rate + ",2026-01-01\n"
+	}
+	if _, err := provider.ImportOffers(strings.NewReader(csv(atCap)), provider.OfferImportOptions{}); err != nil {
+		t.Errorf("CSV at the cap: %v", err)
+	}
+	if _, err := provider.ImportOffers(strings.NewReader(csv(atCap+"0")), provider.OfferImportOptions{}); !errors.Is(err, provider.ErrOutOfRange) {
+		t.Errorf("CSV beyond the cap: %v, want ErrOutOfRange", err)
+	}
+}

@@ -35,6 +35,8 @@
 // error naming it:
 //   - [MaxGPUsPerNode] bounds Offer.GPUsPerNode (2¹⁶);
 //   - [MaxExponent] bounds the decimal exponent of money amounts (±64);
+//   - [MaxNumberLen] bounds the text of a number in CSV and of a money
+//     amount in JSON ([Amount]) to 64 characters;
 //   - [MaxPricingDepth] bounds a chain of pricings (credits around a base
 //     mode) to 8, in validation, encoding and decoding alike;
 //   - [MaxProblems] bounds the problems one validation, decoding or import
