@@ -69,19 +69,10 @@ func (e *MoreProblemsError) Unwrap() error { return ErrTooManyProblems }
 // grouped formats n with a comma every three digits.
 func grouped(n int) string {
 	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
 	}
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return s
 }
 
 // echo returns s quoted, cut to MaxEchoBytes as MaxEchoBytes describes.

@@ -21,7 +21,8 @@ func (d jsonDuration) MarshalText() ([]byte, error) { return []byte(time.Duratio
 func (d *jsonDuration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
-		return fmt.Errorf("%w: duration %q: %v", ErrSyntax, b, err)
+		// time's error quotes the whole input: echo a bounded part instead.
+		return fmt.Errorf("%w: duration %s: not a Go duration such as \"90s\" or \"720h\"", ErrSyntax, echo(string(b)))
 	}
 	*d = jsonDuration(v)
 	return nil
@@ -32,7 +33,7 @@ func strictUnmarshal(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return err
+		return boundedError{err}
 	}
 	if dec.More() {
 		return fmt.Errorf("%w: trailing data after JSON value", ErrSyntax)
@@ -326,7 +327,7 @@ func unmarshalCurve(data []byte, depth int) (Curve, error) {
 		c, err := sub(v.Curve)
 		return Repeat{Curve: c, Cycle: time.Duration(v.Cycle)}, err
 	}
-	return nil, fmt.Errorf("%w: curve type %q", ErrUnknownName, t.Type)
+	return nil, fmt.Errorf("%w: curve type %s", ErrUnknownName, echo(t.Type))
 }
 
 // Wire form of a workload.
@@ -403,7 +404,7 @@ func (w Workload) MarshalJSON() ([]byte, error) {
 	if w.Demand != nil {
 		b, err := MarshalCurve(w.Demand)
 		if err != nil {
-			return nil, fmt.Errorf("workload %q: demand: %w", w.Name, err)
+			return nil, fmt.Errorf("workload %s: demand: %w", echo(w.Name), err)
 		}
 		v.Demand = b
 	}
@@ -422,7 +423,7 @@ func (w *Workload) UnmarshalJSON(data []byte) error {
 	if len(v.Demand) > 0 {
 		c, err := UnmarshalCurve(v.Demand)
 		if err != nil {
-			return fmt.Errorf("workload %q: demand: %w", v.Name, err)
+			return fmt.Errorf("workload %s: demand: %w", echo(v.Name), err)
 		}
 		demand = c
 	}
@@ -457,18 +458,18 @@ type Scenario struct {
 // Validate returns the errors.Join of every problem of every workload (field
 // paths prefixed "workloads[i]") and of duplicate workload names (nil if none).
 func (s Scenario) Validate() error {
-	var errs []error
+	var errs problemList
 	seen := make(map[string]int, len(s.Workloads))
 	for i, w := range s.Workloads {
 		prefix := fmt.Sprintf("workloads[%d]", i)
-		errs = append(errs, prefixErrors(prefix, w.Validate())...)
+		errs.addAll(prefixErrors(prefix, w.Validate()))
 		if j, dup := seen[w.Name]; dup && w.Name != "" {
-			errs = append(errs, fieldErr(prefix+".name", w.Name, ErrDuplicate, fmt.Sprintf("also workloads[%d]", j)))
+			errs.add(fieldErr(prefix+".name", w.Name, ErrDuplicate, fmt.Sprintf("also workloads[%d]", j)))
 		} else {
 			seen[w.Name] = i
 		}
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }
 
 // UnmarshalJSON decodes a scenario, rejecting unknown fields; it does not validate.
