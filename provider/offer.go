@@ -163,11 +163,11 @@ func (o Offer) validate(p *problems) {
 	case o.GPUsPerNode > MaxGPUsPerNode:
 		p.add("GPUsPerNode", o.GPUsPerNode, ErrOutOfRange)
 	}
-	if !enumValid(fabricNames, o.Interconnect.Fabric) {
+	if !o.Interconnect.Fabric.Valid() {
 		p.add("Interconnect.Fabric", int(o.Interconnect.Fabric), ErrUnknownName)
 	}
 	p.quantity("Interconnect.GbpsPerNode", o.Interconnect.GbpsPerNode, 0, math.MaxFloat64)
-	if !enumValid(isolationNames, o.Isolation) {
+	if !o.Isolation.Valid() {
 		p.add("Isolation", int(o.Isolation), ErrUnknownName)
 	}
 	if o.Pricing == nil {

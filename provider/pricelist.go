@@ -309,7 +309,7 @@ func (opts ImportOptions) resolve() (*importConfig, error) {
 	if !enumValid(kindNames, opts.Kind) {
 		p.add("ImportOptions.Kind", int(opts.Kind), ErrUnknownName)
 	}
-	if !enumValid(isolationNames, opts.Isolation) {
+	if !opts.Isolation.Valid() {
 		p.add("ImportOptions.Isolation", int(opts.Isolation), ErrUnknownName)
 	}
 	p.duration("ImportOptions.Increment", opts.Increment)

@@ -38,8 +38,7 @@ func Compatible(w workload.Workload, o provider.Offer) error {
 		fail(CheckRequirements, "gang of %d nodes needs %s at %g Gbps, offer has %s at %g Gbps",
 			nodes, r.Interconnect.Fabric, r.Interconnect.Gbps, o.Interconnect.Fabric, o.Interconnect.GbpsPerNode)
 	}
-	// provider.Isolation and workload.Isolation share their order and values.
-	if int(o.Isolation) < int(r.MinIsolation) {
+	if o.Isolation < r.MinIsolation {
 		fail(CheckRequirements, "isolation %s below required %s", o.Isolation, r.MinIsolation)
 	}
 	if !r.AllowsJurisdiction(o.Jurisdiction) {
@@ -58,9 +57,9 @@ func Compatible(w workload.Workload, o provider.Offer) error {
 }
 
 // interconnectOK reports whether the offer's interconnect meets the
-// requirement. provider.Fabric and workload.Fabric share their order and values.
+// requirement (provider.Fabric and workload.Fabric are one type).
 func interconnectOK(req workload.Interconnect, ic provider.Interconnect) bool {
-	return int(ic.Fabric) >= int(req.Fabric) && ic.GbpsPerNode >= req.Gbps
+	return ic.Fabric >= req.Fabric && ic.GbpsPerNode >= req.Gbps
 }
 
 // spotOf returns the Spot pricing inside p (also inside a Credit).
