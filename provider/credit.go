@@ -67,3 +67,12 @@ func (c Credit) Scale(k decimal.Decimal) Pricing {
 	}
 	return c
 }
+
+// Unwrap returns the base pricing (see Wrapper).
+func (c Credit) Unwrap() Pricing { return c.Base }
+
+// Rewrap returns the credit around another base (see Wrapper).
+func (c Credit) Rewrap(base Pricing) Pricing {
+	c.Base = base
+	return c
+}

@@ -206,20 +206,13 @@ func (o Offer) NodesFor(gpus int) int {
 	return (gpus-1)/o.GPUsPerNode + 1
 }
 
-// LeadTime returns the longest of the offer's provisioning lead time and, for
-// owned hardware (also under a Credit), its procurement lead time.
+// LeadTime returns the longest of the offer's provisioning lead time and the
+// lead time of its pricing, when that (or the pricing a Credit wraps)
+// implements LeadTimer: the procurement lead time of owned hardware.
 func (o Offer) LeadTime() time.Duration {
 	lt := o.Availability.LeadTime
-	p := o.Pricing
-	for {
-		c, ok := p.(Credit)
-		if !ok {
-			break
-		}
-		p = c.Base
-	}
-	if ow, ok := p.(Owned); ok && ow.ProcurementLeadTime > lt {
-		lt = ow.ProcurementLeadTime
+	if l, ok := As[LeadTimer](o.Pricing); ok {
+		lt = max(lt, l.LeadTime())
 	}
 	return lt
 }
