@@ -117,7 +117,9 @@ type LeadTimer interface {
 // Committer is implemented by modes that bill capacity held, whatever its
 // use, in whole commitments: Reserved (its Term) and Owned (bought for the
 // horizon: zero). Commitment returns the length of one commitment, or zero
-// when a node is committed for the whole horizon.
+// when a node is committed for the whole horizon. Contract: Charges does not
+// depend on Usage.Runs (callers may reuse the charges of a usage that differs
+// only in its runs).
 type Committer interface {
 	Pricing
 	Commitment() time.Duration

@@ -16,7 +16,7 @@ import (
 // frequencies that AWS's Spot Instance Advisor shows for GPU instances. It is
 // an estimate, not a published figure, and offers that use it are marked
 // Source.Estimate.
-const DefaultSpotInterruptionRatePerHour = 0.10 / 730
+const DefaultSpotInterruptionRatePerHour = 0.10 / float64(Month/time.Hour)
 
 // ImportOptions configures ImportPriceList. The zero value of every field but
 // Provider and AsOf means the documented default.

@@ -93,7 +93,10 @@ func (m *model) price() error {
 		lines = append(lines, Line{Charge: c, Owner: owner})
 	}
 	prev, last := provider.Total(base), base
-	for _, s := range m.stages[1:] {
+	for i, s := range m.stages[1:] {
+		if m.pr.runsFree && sameHolding(s.usage, m.stages[i].usage) {
+			continue // the same bill: a committed mode does not bill runs
+		}
 		cs, err := m.charges(s.usage)
 		if err != nil {
 			return err
@@ -114,6 +117,12 @@ func (m *model) price() error {
 	}
 	m.rep.Lines = lines
 	return m.rep.finish(m.p.discounts(m.rep.Horizon))
+}
+
+// sameHolding reports whether two usages hold the same capacity: the same
+// horizon, nodes and busy fraction (their runs may differ).
+func sameHolding(a, b provider.Usage) bool {
+	return a.Horizon == b.Horizon && a.Nodes == b.Nodes && a.BusyFraction == b.BusyFraction
 }
 
 // charges returns the charges of the offer's base pricing (inside any
@@ -166,10 +175,9 @@ func (m *model) withCredits(lines []Line) []Line {
 func (m *model) otherLines(lines []Line, holdHours float64, last []provider.Charge, startDelay, finish time.Duration) ([]Line, error) {
 	o, w, a := m.o, m.w, m.a
 	var q quantities
-	hours := q.dec("hours held", holdHours)
-	months := hours.DivRound(hoursPerMonth, provider.Precision)
-	years := hours.DivRound(hoursPerYear, provider.Precision)
+	months, years := m.p.monthsAndYears(&q, holdHours)
 	h := o.Hidden
+	c := &m.p.qty
 	add := func(c provider.Category, label string, amount decimal.Decimal, t provider.Timing, owner Owner) {
 		if a.includes(c) && !amount.IsZero() {
 			lines = append(lines, Line{Charge: provider.Charge{Category: c, Label: label, Amount: amount, Timing: t}, Owner: owner})
@@ -179,13 +187,13 @@ func (m *model) otherLines(lines []Line, holdHours float64, last []provider.Char
 		add(provider.Setup, "engineer time", q.dec("setup hours", m.setupHours).Mul(a.engineerRate()), provider.Upfront, OwnerWorkload)
 	}
 	if m.moves() {
-		add(provider.DataTransfer, "dataset transfer in", q.dec("dataset GB", w.Data.DatasetGB).Mul(a.sourceEgress().Add(h.IngressPerGB)), provider.Upfront, OwnerWorkload)
+		add(provider.DataTransfer, "dataset transfer in", c.datasetGB.Mul(a.sourceEgress().Add(h.IngressPerGB)), provider.Upfront, OwnerWorkload)
 	}
 	if w.Data.EgressGBPerMonth > 0 {
-		add(provider.DataTransfer, "monthly egress", q.dec("egress GB per month", w.Data.EgressGBPerMonth).Mul(h.EgressPerGB).Mul(months), provider.Spread, OwnerWorkload)
+		add(provider.DataTransfer, "monthly egress", c.egressGB.Mul(h.EgressPerGB).Mul(months), provider.Spread, OwnerWorkload)
 	}
 	stored := w.Data.DatasetGB + w.Data.CheckpointGB
-	storedGB := q.dec("stored GB", stored)
+	storedGB := c.storedGB
 	if stored > 0 {
 		add(provider.Storage, "dataset and checkpoint storage", storedGB.Mul(h.StoragePerGBMonth).Mul(months), provider.Spread, OwnerWorkload)
 	}

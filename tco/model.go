@@ -43,7 +43,8 @@ type model struct {
 	// holdHours is the final time capacity is held, for time-based lines.
 	holdHours float64
 	// nodes are the nodes held (a gang, or a service's peak); useNodeHours
-	// the node-hours of the base usage (no effects, no setup).
+	// the node-hours the workload runs (a service's demand levels before any
+	// is held through its idle gaps), without effects or setup.
 	nodes        int
 	useNodeHours float64
 
@@ -237,6 +238,7 @@ func (m *model) service() error {
 		runs = []provider.Run{{Length: hoursToDuration(busy / float64(count)), Count: count, Nodes: nodes}}
 		nodeHours = busy * float64(nodes)
 	}
+	m.useNodeHours = nodeHours
 	if m.pr.payAsYouGo() {
 		runs = holdWhenCheaper(m.pr.metering, runs, horizon)
 		nodeHours = runHours(runs)
@@ -253,7 +255,7 @@ func (m *model) service() error {
 	}
 	m.stages = []stage{{category: provider.Compute, usage: m.serviceUsage(runs, 0)}}
 	restart := w.Interruption.RestartTime.Hours()
-	m.svcRuns, m.svcNodeHours, m.useNodeHours = runs, nodeHours, nodeHours
+	m.svcRuns, m.svcNodeHours = runs, nodeHours
 	// Each preemption or failure costs a restart (and recovery) on a
 	// replacement node: run lengths stretch by e^{rate·R}, the factor of the
 	// stateless model.

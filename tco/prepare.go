@@ -10,6 +10,7 @@ import (
 
 	"github.com/gputco/gputco/provider"
 	"github.com/gputco/gputco/workload"
+	"github.com/shopspring/decimal"
 )
 
 // Prepared is a workload validated, under assumptions, and — for a service —
@@ -25,7 +26,17 @@ type Prepared struct {
 	demand *demand
 	// sched is the monthly schedule of the fixed horizon, when there is one.
 	sched *schedule
+	qty   prepared
 	ok    bool
+}
+
+// prepared holds decimals of the workload's quantities, converted once.
+type prepared struct {
+	datasetGB, egressGB, storedGB decimal.Decimal
+	// fixedHours is the fixed horizon in hours, months and years the same
+	// in months and years (valid when fixedHours > 0).
+	fixedHours    float64
+	months, years decimal.Decimal
 }
 
 // demand is a service's demand curve sampled once: the slices of
@@ -72,6 +83,15 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 	p.a.Exclude = slices.Clone(a.Exclude)
 	if h := p.fixedHorizon(); h > 0 {
 		p.sched = newSchedule(h, a.DiscountRatePerYear)
+		p.qty.fixedHours = h.Hours()
+		p.qty.months, p.qty.years = monthsAndYears(dec(h.Hours()))
+	}
+	var q quantities
+	p.qty.datasetGB = q.dec("dataset GB", w.Data.DatasetGB)
+	p.qty.egressGB = q.dec("egress GB per month", w.Data.EgressGBPerMonth)
+	p.qty.storedGB = q.dec("dataset and checkpoint GB", w.Data.DatasetGB+w.Data.CheckpointGB)
+	if q.err != nil {
+		return nil, fmt.Errorf("tco: workload %q: %w", w.Name, q.err)
 	}
 	if !w.IsService() {
 		return p, nil
@@ -145,6 +165,21 @@ func (p *Prepared) fixedHorizon() time.Duration {
 		return p.a.Horizon
 	}
 	return p.w.Horizon
+}
+
+// monthsAndYears returns hours in months and years at provider.Precision.
+func monthsAndYears(hours decimal.Decimal) (months, years decimal.Decimal) {
+	return hours.DivRound(hoursPerMonth, provider.Precision), hours.DivRound(hoursPerYear, provider.Precision)
+}
+
+// monthsAndYears returns hours (held) in months and years, from the
+// prepared horizon when they are its hours; a quantity that is not finite is
+// recorded in q.
+func (p *Prepared) monthsAndYears(q *quantities, hours float64) (months, years decimal.Decimal) {
+	if hours == p.qty.fixedHours && hours > 0 {
+		return p.qty.months, p.qty.years
+	}
+	return monthsAndYears(q.dec("hours held", hours))
 }
 
 // discounts returns the monthly schedule of horizon.

@@ -23,6 +23,9 @@ type pricing struct {
 	wrappers []provider.Wrapper
 	// metering is set for pay-as-you-go modes; nil means committed.
 	metering provider.Metering
+	// runsFree says the base's charges do not depend on the runs of a
+	// usage (a provider.Committer).
+	runsFree bool
 	// interruptible says the provider may take capacity back; rate is the
 	// interruptions per node-hour.
 	interruptible bool
@@ -34,6 +37,7 @@ func resolve(p provider.Pricing) pricing {
 	r := pricing{}
 	r.base, r.wrappers = provider.Unwrap(p)
 	r.metering, _ = provider.As[provider.Metering](p)
+	_, r.runsFree = r.base.(provider.Committer)
 	if i, ok := provider.As[provider.Interruptible](p); ok {
 		r.interruptible = true
 		r.rate, _ = i.Interruptions()

@@ -159,16 +159,24 @@ func total(lines []Line) decimal.Decimal {
 // finish computes the totals, cash flow, present value and unit costs on the
 // monthly schedule s of the report's horizon.
 func (r *Report) finish(s *schedule) error {
-	r.Total = total(r.Lines)
-	r.Explicit, r.Hidden = decimal.Zero, decimal.Zero
+	var explicit, hidden, upfront, spread, atEnd decimal.Decimal
 	for _, l := range r.Lines {
 		if l.Category.Hidden() {
-			r.Hidden = r.Hidden.Add(l.Amount)
+			hidden = hidden.Add(l.Amount)
 		} else {
-			r.Explicit = r.Explicit.Add(l.Amount)
+			explicit = explicit.Add(l.Amount)
+		}
+		switch {
+		case l.Timing == provider.Upfront || s.horizon <= 0:
+			upfront = upfront.Add(l.Amount)
+		case l.Timing == provider.AtEnd:
+			atEnd = atEnd.Add(l.Amount)
+		default:
+			spread = spread.Add(l.Amount)
 		}
 	}
-	r.CashFlow, r.PresentValue = s.cashFlow(r.Lines)
+	r.Explicit, r.Hidden, r.Total = explicit, hidden, explicit.Add(hidden)
+	r.CashFlow, r.PresentValue = s.cashFlow(upfront, spread, atEnd)
 	r.CostPerUsefulGPUHour, r.CostPerWorkUnit = decimal.Zero, decimal.Zero
 	var q quantities
 	if r.UsefulGPUHours > 0 {
@@ -180,81 +188,75 @@ func (r *Report) finish(s *schedule) error {
 	return q.err
 }
 
-// schedule is the monthly calendar of a horizon at a discount rate: the
-// hours of each month (the last may be partial) and the discount factor at
-// each month's end and at the horizon. Months are provider.Month long, at
-// most 3,600 of them.
+// schedule is the monthly calendar of a horizon at a discount rate. Months
+// are provider.Month long, at most 3,600 of them; every month but the last is
+// a whole month, the last holds the rest of the horizon. It keeps the
+// discount factor at each month's end and at the horizon.
 type schedule struct {
 	horizon time.Duration
-	rate    float64
+	months  int
 	hours   decimal.Decimal
-	shares  []decimal.Decimal
-	factors []decimal.Decimal // nil without discounting
-	end     decimal.Decimal
+	// month is the hours of a whole month.
+	month decimal.Decimal
+	// factors are the discount factors at each month's end (nil without
+	// discounting); wholeFactors sums those of the whole months.
+	factors      []decimal.Decimal
+	wholeFactors decimal.Decimal
+	end          decimal.Decimal
 }
 
 // newSchedule returns the schedule of horizon at the annual rate.
 func newSchedule(horizon time.Duration, rate float64) *schedule {
 	months := int(math.Ceil(horizon.Hours() / provider.Month.Hours()))
 	months = max(1, min(months, 12*300))
-	s := &schedule{horizon: horizon, rate: rate, hours: dec(horizon.Hours()), shares: make([]decimal.Decimal, months), end: decimal.NewFromInt(1)}
+	s := &schedule{horizon: horizon, months: months, hours: dec(horizon.Hours()), month: dec(provider.Month.Hours()),
+		end: decimal.NewFromInt(1), wholeFactors: decimal.Zero}
+	if rate == 0 {
+		return s
+	}
 	discount := func(t time.Duration) decimal.Decimal {
-		if rate == 0 || t <= 0 {
+		if t <= 0 {
 			return decimal.NewFromInt(1)
 		}
 		return dec(math.Pow(1+rate, -t.Hours()/provider.Year.Hours()))
 	}
-	for m := range months - 1 {
-		s.shares[m] = dec(min(provider.Month, horizon-time.Duration(m)*provider.Month).Hours())
-	}
-	if rate != 0 {
-		s.factors = make([]decimal.Decimal, months)
-		for m := range months {
-			s.factors[m] = discount(min(time.Duration(m+1)*provider.Month, horizon))
+	s.factors = make([]decimal.Decimal, months)
+	for m := range months {
+		s.factors[m] = discount(min(time.Duration(m+1)*provider.Month, horizon))
+		if m < months-1 {
+			s.wholeFactors = s.wholeFactors.Add(s.factors[m])
 		}
-		s.end = discount(horizon)
 	}
+	s.end = discount(horizon)
 	return s
 }
 
-// cashFlow spreads lines over the months of the schedule and discounts them:
-// upfront lines fall at t = 0, spread lines in parts proportional to each
-// month's length at the month's end, at-end lines at the horizon.
-func (s *schedule) cashFlow(lines []Line) ([]decimal.Decimal, decimal.Decimal) {
-	months := len(s.shares)
-	upfront, spread, atEnd := decimal.Zero, decimal.Zero, decimal.Zero
-	for _, c := range lines {
-		switch {
-		case c.Timing == provider.Upfront || s.horizon <= 0:
-			upfront = upfront.Add(c.Amount)
-		case c.Timing == provider.AtEnd:
-			atEnd = atEnd.Add(c.Amount)
-		default:
-			spread = spread.Add(c.Amount)
-		}
+// cashFlow spreads the sums of the upfront, spread and at-end lines over the
+// months of the schedule and discounts them: upfront lines fall at t = 0
+// (all lines do for a horizon ≤ 0), spread lines in parts proportional to each
+// month's length at the month's end (each whole month's part rounded at
+// provider.Precision, the last month taking the rest, so that the parts sum
+// exactly to the spread amount), at-end lines at the horizon. The present
+// value is rounded at provider.Precision.
+func (s *schedule) cashFlow(upfront, spread, atEnd decimal.Decimal) ([]decimal.Decimal, decimal.Decimal) {
+	whole := s.months - 1
+	part := decimal.Zero // of every whole month
+	if whole > 0 && !spread.IsZero() {
+		part = spread.Mul(s.month).DivRound(s.hours, provider.Precision)
 	}
-	flow := make([]decimal.Decimal, months)
-	flow[0] = upfront
-	for m := 1; m < months; m++ {
-		flow[m] = decimal.Zero
+	last := spread.Sub(part.Mul(decimal.NewFromInt(int64(whole))))
+	flow := make([]decimal.Decimal, s.months)
+	for m := range whole {
+		flow[m] = part
 	}
-	pv := upfront
-	left := spread
-	for m := range months {
-		part := left
-		if m < months-1 {
-			part = spread.Mul(s.shares[m]).DivRound(s.hours, provider.Precision)
-		}
-		left = left.Sub(part)
-		flow[m] = flow[m].Add(part)
-		if s.factors == nil {
-			pv = pv.Add(part)
-		} else {
-			pv = pv.Add(part.Mul(s.factors[m]))
-		}
+	flow[whole] = last.Add(atEnd)
+	flow[0] = flow[0].Add(upfront)
+	var pv decimal.Decimal
+	if s.factors == nil {
+		pv = upfront.Add(spread).Add(atEnd)
+	} else {
+		pv = upfront.Add(part.Mul(s.wholeFactors)).Add(last.Mul(s.factors[whole])).Add(atEnd.Mul(s.end))
 	}
-	flow[months-1] = flow[months-1].Add(atEnd)
-	pv = pv.Add(atEnd.Mul(s.end))
 	return flow, pv.Round(provider.Precision)
 }
 

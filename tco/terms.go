@@ -119,9 +119,10 @@ type Terms struct {
 	GPUsPerNode int
 	SpeedFactor float64
 	Efficiency  float64
-	// Stretch is the billed node-hours per node-hour of use before setup
-	// (≥ 1: a slower fabric, preemptions, failures, billing rounding); it is
-	// part of VariablePerNodeHour already.
+	// Stretch is, on capacity billed per node-hour, the billed node-hours
+	// per node-hour of use before setup (≥ 1: a slower fabric, preemptions,
+	// failures, billing rounding, idle gaps held); it is part of
+	// VariablePerNodeHour already. It is 1 for committed capacity.
 	Stretch float64
 	// Interruptible says the capacity may be taken back (spot-like).
 	Interruptible bool
@@ -137,16 +138,21 @@ type Terms struct {
 }
 
 // Cost returns the cost of use u: FixedPerNode·u.Nodes +
-// VariablePerNodeHour·u.NodeHours + OneOff + PerOffer.
-func (t Terms) Cost(u Use) decimal.Decimal {
+// VariablePerNodeHour·u.NodeHours + OneOff + PerOffer. A quantity of u that
+// is NaN or infinite is an error wrapping ErrNotFinite.
+func (t Terms) Cost(u Use) (decimal.Decimal, error) {
+	var q quantities
 	c := t.OneOff.Add(t.PerOffer)
 	if u.Nodes != 0 {
-		c = c.Add(t.FixedPerNode.Mul(dec(u.Nodes)))
+		c = c.Add(t.FixedPerNode.Mul(q.dec("nodes", u.Nodes)))
 	}
 	if u.NodeHours != 0 {
-		c = c.Add(t.VariablePerNodeHour.Mul(dec(u.NodeHours)))
+		c = c.Add(t.VariablePerNodeHour.Mul(q.dec("node-hours", u.NodeHours)))
 	}
-	return c
+	if q.err != nil {
+		return decimal.Zero, q.err
+	}
+	return c, nil
 }
 
 // Terms returns the cost terms of the prepared workload on o (see Terms). It
@@ -242,7 +248,7 @@ func (m *model) terms() (Terms, error) {
 		if m.pr.metering != nil && t.Committed {
 			held = hoursDec(m.pr.metering.BilledDuration(final.Horizon))
 		}
-		if !qd.IsZero() && m.pr.metering != nil {
+		if !qd.IsZero() && m.pr.metering != nil && held.IsZero() {
 			t.Stretch, _ = billedPre.DivRound(qd, provider.Precision).Float64()
 		}
 		if !held.IsZero() {
