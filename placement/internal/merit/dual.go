@@ -8,11 +8,11 @@ import (
 // duals sets s.SlicePrice and s.StockValue from an optimal solution x
 // (merit order) of the divisible problem, by the construction of the
 // package documentation ("Duals"): chain multipliers λ from the KKT
-// conditions by interval propagation, layer prices π from λ, slice prices
-// from π.
+// conditions by interval propagation, stock values μ from λ, layer prices
+// π as the envelope of the cost lines raised by μ, slice prices from π.
 func (pl *pool) duals(x []float64, s *Solution) {
 	k := len(pl.order)
-	tol := 1e-9 * math.Max(pl.peak, 1)
+	tol := 1e-12 * pl.peak // rounding of the cumulative capacities
 	inf := math.Inf(1)
 	// I_i: the subdifferential of F_i·x on [0, L_i] at x_i.
 	ilo, ihi := make([]float64, k), make([]float64, k)
@@ -30,12 +30,10 @@ func (pl *pool) duals(x []float64, s *Solution) {
 	}
 	ilo[k-1] = math.Max(ilo[k-1], 0) // multiplier of Q_K ≥ P
 	// B_i: λ_i − λ_{i+1} ∈ (v_{i+1} − v_i)·[h(Q_i+), h(Q_i−)].
-	q := make([]float64, k)
 	blo, bhi := make([]float64, k), make([]float64, k)
 	acc := 0.0
 	for i := range k {
 		acc += x[i]
-		q[i] = acc
 		if i < k-1 {
 			below, above := pl.ldc.slopes(acc, tol)
 			dv := pl.vari[i+1] - pl.vari[i]
@@ -62,18 +60,24 @@ func (pl *pool) duals(x []float64, s *Solution) {
 		}
 		lambda[i] = l
 	}
-	// Layer prices π_j = λ_i + v_i·h_j for the offer i whose band holds layer j.
+	// Stock values μ from λ, then layer prices as the lower envelope
+	// π_j = min_k F_k + μ_k + v_k·h_j: dual feasible by construction, and
+	// optimal (zero gap) when λ satisfies the KKT conditions.
+	mu := make([]float64, k)
+	for i := range k {
+		if !math.IsInf(pl.limit[i], 1) {
+			mu[i] = math.Max(0, lambda[i]-pl.fixed[i])
+		}
+	}
 	levels, durations := pl.ldc.LevelGPUs, pl.ldc.DurationHours
 	m := len(levels)
 	price := make([]float64, m+1) // price[m] = 0 above the peak
-	i, lower := 0, 0.0
 	for j := range m {
-		mid := (lower + levels[j]) / 2
-		lower = levels[j]
-		for i < k-1 && q[i] < mid {
-			i++
+		best := math.Inf(1)
+		for i := range k {
+			best = math.Min(best, pl.fixed[i]+mu[i]+pl.vari[i]*durations[j])
 		}
-		price[j] = lambda[i] + pl.vari[i]*durations[j]
+		price[j] = best
 	}
 	// Slice prices: the drop of π at level j spread over the slices at
 	// that level in proportion to their hours.
@@ -96,8 +100,6 @@ func (pl *pool) duals(x []float64, s *Solution) {
 	}
 	s.StockValue = make([]float64, k)
 	for i, o := range pl.order {
-		if !math.IsInf(pl.limit[i], 1) {
-			s.StockValue[o] = math.Max(0, lambda[i]-pl.fixed[i])
-		}
+		s.StockValue[o] = mu[i]
 	}
 }

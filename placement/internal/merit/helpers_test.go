@@ -156,7 +156,7 @@ func simplexCost(tb testing.TB, p Problem) float64 {
 // the full LP — p_t ≥ 0, μ_k ≥ 0 (0 when unlimited),
 // Σ_t (p_t − v_k·Δ_t)⁺ ≤ F_k + μ_k, and Σ_t p_t·d_t − Σ_k L_k·μ_k equal to
 // the primal cost: a certificate of optimality independent of the DP.
-func checkDuals(tb testing.TB, p Problem, s Solution) {
+func checkDuals(tb fataler, p Problem, s Solution) {
 	tb.Helper()
 	scale := math.Max(1, math.Abs(s.CostTotal))
 	obj := 0.0
@@ -186,6 +186,12 @@ func checkDuals(tb testing.TB, p Problem, s Solution) {
 	if math.Abs(obj-s.CostTotal) > 1e-9*scale {
 		tb.Fatalf("dual objective %.12g != primal %.12g (gap %g)", obj, s.CostTotal, obj-s.CostTotal)
 	}
+}
+
+// fataler is what the check helpers need of *testing.T and *rapid.T.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
 }
 
 func relClose(a, b, tol float64) bool {

@@ -1,9 +1,6 @@
 package merit
 
-import (
-	"math"
-	"sort"
-)
+import "sort"
 
 // LoadDuration is the load-duration curve of a demand curve: demand sorted
 // from the highest slice down, cut into horizontal layers. Layer i covers
@@ -93,28 +90,23 @@ func (c LoadDuration) Energy(y float64) float64 {
 	return e
 }
 
-// slopes returns the one-sided slopes of H at y, below = h(y−) and
-// above = h(y+), treating a level within tol of y as y itself and taking
-// h(0−) as the duration of the first layer (H extended linearly below 0).
-// Used by the dual construction.
+// slopes returns h((y−tol)−) and h((y+tol)+): the widest one-sided slopes
+// of H within tol of y, so that [above, below] contains the
+// superdifferential of H at every point of [y−tol, y+tol]. h(0−) is the
+// duration of the first layer (H extended linearly below 0). Used by the
+// dual construction, where tol absorbs the rounding of cumulative sums.
 func (c LoadDuration) slopes(y, tol float64) (below, above float64) {
 	n := len(c.LevelGPUs)
 	if n == 0 {
 		return 0, 0
 	}
-	i := sort.SearchFloat64s(c.LevelGPUs, y-tol) // first level ≥ y − tol
-	if i < n && math.Abs(c.LevelGPUs[i]-y) <= tol {
+	i := sort.SearchFloat64s(c.LevelGPUs, y-tol) // first level ≥ y−tol
+	if i < n {
 		below = c.DurationHours[i]
-		if i+1 < n {
-			above = c.DurationHours[i+1]
-		}
-		return below, above
 	}
-	if y <= tol {
-		return c.DurationHours[0], c.DurationHours[0]
+	j := sort.Search(n, func(j int) bool { return c.LevelGPUs[j] > y+tol })
+	if j < n {
+		above = c.DurationHours[j]
 	}
-	if i >= n {
-		return 0, 0
-	}
-	return c.DurationHours[i], c.DurationHours[i]
+	return below, above
 }
