@@ -24,7 +24,7 @@ func Solve(p Problem) (Solution, error) {
 	x := make([]float64, k)
 	cost, _ := pl.relax(lo, pl.limit, x, newWorkspace(k))
 	s := pl.solution(x)
-	s.CostTotal = cost
+	s.CostTotal, s.BoundTotal = cost, cost
 	pl.duals(x, &s)
 	return s, nil
 }

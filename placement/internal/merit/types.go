@@ -120,8 +120,12 @@ type Solution struct {
 	CapacityGPUs []float64
 	// UseGPUs is use_{k,t}: UseGPUs[k][t] GPUs of offer k used in slice t.
 	UseGPUs [][]float64
-	// Nodes is cap_k / g_k for every offer with a node size, 0 for divisible
-	// offers; nil in the solutions of Solve and Screen.
+	// BoundTotal is a proven lower bound on the optimum of the problem
+	// solved: CostTotal itself when the solution is proven optimal, less
+	// when SolveNodes stopped at its node limit.
+	BoundTotal float64
+	// Nodes is cap_k / g_k for every committed offer (FixedPerGPU > 0) with
+	// a node size, 0 for the others; set by SolveNodes only.
 	Nodes []int
 
 	// SlicePrice is the optimal dual of the demand row of slice t: the
