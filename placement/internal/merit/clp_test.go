@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +16,9 @@ import (
 
 // writeLP writes the full time-indexed LP of p in CPLEX LP format:
 // columns c<k> (capacity) and u<k>_<t> (use), rows d<t> (demand) and
-// b<k>_<t> (use ≤ capacity), bounds c<k> ≤ L_k. It returns the objective
+// b<k>_<t> (use ≤ capacity), bounds c<k> ≤ L_k; for every committed offer
+// with a node size an integer column n<k> and the row g<k>: c<k> = g·n<k>
+// (a MILP: solve it with CBC; CLP ignores integrality). It returns the objective
 // coefficient of every column by name, to recompute the objective from a
 // solver's primal values.
 func writeLP(tb testing.TB, p Problem, path string) map[string]float64 {
@@ -69,10 +72,23 @@ func writeLP(tb testing.TB, p Problem, path string) map[string]float64 {
 			fmt.Fprintf(w, " b%d_%d: u%d_%d - c%d <= 0\n", k, t, k, t, k)
 		}
 	}
+	var general []string
+	for k, o := range p.Offers {
+		if o.FixedPerGPU > 0 && o.NodeGPUs > 0 {
+			fmt.Fprintf(w, " g%d: c%d - %s n%d = 0\n", k, k, num(o.NodeGPUs), k)
+			general = append(general, fmt.Sprintf("n%d", k))
+		}
+	}
 	fmt.Fprintln(w, "Bounds")
 	for k, o := range p.Offers {
 		if l := o.usableLimit(); !math.IsInf(l, 1) {
 			fmt.Fprintf(w, " c%d <= %s\n", k, num(l))
+		}
+	}
+	if len(general) > 0 {
+		fmt.Fprintln(w, "General")
+		for _, n := range general {
+			fmt.Fprintf(w, " %s\n", n)
 		}
 	}
 	fmt.Fprintln(w, "End")
@@ -90,12 +106,23 @@ func writeLP(tb testing.TB, p Problem, path string) map[string]float64 {
 // time of the process.
 func runCLP(tb testing.TB, clp, path string, coef map[string]float64) (reported, recomputed float64, wall time.Duration) {
 	tb.Helper()
+	return runCOIN(tb, path, coef, clp, path, "-dualsimplex", "-solution", path+".sol")
+}
+
+// runCBC solves an LP file (a MILP when it has integer columns) with CBC.
+func runCBC(tb testing.TB, cbc, path string, coef map[string]float64) (reported, recomputed float64, wall time.Duration) {
+	tb.Helper()
+	return runCOIN(tb, path, coef, cbc, path, "solve", "solution", path+".sol")
+}
+
+func runCOIN(tb testing.TB, path string, coef map[string]float64, bin string, args ...string) (reported, recomputed float64, wall time.Duration) {
+	tb.Helper()
 	sol := path + ".sol"
 	start := time.Now()
-	out, err := exec.Command(clp, path, "-dualsimplex", "-solution", sol).CombinedOutput()
+	out, err := exec.Command(bin, args...).CombinedOutput()
 	wall = time.Since(start)
 	if err != nil {
-		tb.Fatalf("clp: %v\n%s", err, out)
+		tb.Fatalf("%s: %v\n%s", bin, err, out)
 	}
 	data, err := os.ReadFile(sol)
 	if err != nil {
@@ -103,7 +130,7 @@ func runCLP(tb testing.TB, clp, path string, coef map[string]float64) (reported,
 	}
 	lines := strings.Split(string(data), "\n")
 	if !strings.HasPrefix(lines[0], "Optimal - objective value") {
-		tb.Fatalf("clp: %s", lines[0])
+		tb.Fatalf("%s: %s", bin, lines[0])
 	}
 	reported, err = strconv.ParseFloat(strings.TrimSpace(strings.TrimPrefix(lines[0], "Optimal - objective value")), 64)
 	if err != nil {
@@ -116,7 +143,7 @@ func runCLP(tb testing.TB, clp, path string, coef map[string]float64) (reported,
 		}
 		v, err := strconv.ParseFloat(fs[2], 64)
 		if err != nil {
-			tb.Fatalf("clp solution line %q: %v", l, err)
+			tb.Fatalf("%s solution line %q: %v", bin, l, err)
 		}
 		recomputed += coef[fs[1]] * v
 	}
@@ -131,6 +158,88 @@ func clpPath(tb testing.TB) string {
 		tb.Skip("clp (COIN-OR) not installed: the external LP oracle is skipped; install coinor-clp to run it")
 	}
 	return path
+}
+
+// cbcPath returns the CBC binary or skips the test with a message.
+func cbcPath(tb testing.TB) string {
+	tb.Helper()
+	path, err := exec.LookPath("cbc")
+	if err != nil {
+		tb.Skip("cbc (COIN-OR) not installed: the external MILP oracle is skipped; install coinor-cbc to run it")
+	}
+	return path
+}
+
+// withNodes gives the committed offers of p node sizes drawn from sizes.
+func withNodes(p Problem, seed uint64, sizes []float64) Problem {
+	r := rand.New(rand.NewPCG(seed, 7))
+	p.Offers = append([]Offer(nil), p.Offers...)
+	for k := range p.Offers {
+		if p.Offers[k].FixedPerGPU > 0 {
+			p.Offers[k].NodeGPUs = sizes[r.IntN(len(sizes))]
+		}
+	}
+	return p
+}
+
+// shrink divides demand and finite stock limits by f (rounded), so that
+// nodes are coarse next to the demand and whole nodes matter.
+func shrink(p Problem, f float64) Problem {
+	p.DemandGPUs = append([]float64(nil), p.DemandGPUs...)
+	for t := range p.DemandGPUs {
+		p.DemandGPUs[t] = math.Round(p.DemandGPUs[t] / f)
+	}
+	p.Offers = append([]Offer(nil), p.Offers...)
+	for k := range p.Offers {
+		if !math.IsInf(p.Offers[k].LimitGPUs, 1) {
+			p.Offers[k].LimitGPUs = math.Round(p.Offers[k].LimitGPUs / f)
+		}
+	}
+	return p
+}
+
+// TestSolveNodesMatchesCBC compares SolveNodes with CBC on the full
+// time-indexed MILP (integer node counts) of generated instances.
+func TestSolveNodesMatchesCBC(t *testing.T) {
+	cbc := cbcPath(t)
+	dir := t.TempDir()
+	sizes := [][2]int{{24, 5}, {24, 10}, {48, 10}, {168, 10}, {168, 20}}
+	seeds := 2
+	if testing.Short() {
+		sizes, seeds = sizes[:3], 1
+	}
+	instances, gaps := 0, 0
+	for _, sz := range sizes {
+		for seed := range seeds {
+			for _, nodeSizes := range [][]float64{{8}, {4, 8}} {
+				p := withNodes(shrink(benchInstance(sz[0], sz[1], uint64(seed+11), true), 25), uint64(seed), nodeSizes)
+				name := fmt.Sprintf("t%d_k%d_s%d_g%v", sz[0], sz[1], seed, nodeSizes)
+				s, err := SolveNodes(p, NodeOptions{})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if err := Check(p, s, 1e-7); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				path := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".lp")
+				coef := writeLP(t, p, path)
+				reported, recomputed, _ := runCBC(t, cbc, path, coef)
+				if !relClose(s.CostTotal, reported, 1e-6) || !relClose(s.CostTotal, recomputed, 1e-6) {
+					t.Errorf("%s: SolveNodes %.12g, CBC %.12g (recomputed %.12g)", name, s.CostTotal, reported, recomputed)
+				}
+				instances++
+				if relaxed, _ := Solve(p); s.CostTotal > relaxed.CostTotal*(1+1e-5) {
+					gaps++
+				}
+			}
+		}
+	}
+	// The oracle must discriminate: on most instances whole nodes cost
+	// more than the divisible optimum by far more than the tolerance.
+	if 2*gaps < instances {
+		t.Errorf("only %d of %d instances have an integrality gap above 1e-5", gaps, instances)
+	}
+	t.Logf("%d of %d instances have an integrality gap above 1e-5", gaps, instances)
 }
 
 // TestSolveMatchesCLP compares the DP's optimum with CLP's on the full
