@@ -7,25 +7,35 @@ import (
 	"time"
 )
 
-func benchSolve(b *testing.B, t, k int, limits bool) {
-	p := benchInstance(t, k, 1, limits)
+// loop runs f under b.Loop and reports solves/s and the process CPU time
+// per solve (cpu-ms/op: stable when other processes share the machine).
+func loop(b *testing.B, f func() error) {
 	b.ReportAllocs()
+	cpu0, ok := processCPU()
 	for b.Loop() {
-		if _, err := Solve(p); err != nil {
+		if err := f(); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "solves/s")
+	if cpu1, ok1 := processCPU(); ok && ok1 {
+		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/1e6/float64(b.N), "cpu-ms/op")
+	}
+}
+
+func benchSolve(b *testing.B, t, k int, limits bool) {
+	p := benchInstance(t, k, 1, limits)
+	loop(b, func() error { _, err := Solve(p); return err })
+}
+
+func benchNodes(b *testing.B, t, k int, sizes []float64) {
+	p := withNodes(benchInstance(t, k, 1, true), 1, sizes)
+	loop(b, func() error { _, err := SolveNodes(p, NodeOptions{}); return err })
 }
 
 func benchScreen(b *testing.B, t, k int) {
 	p := benchInstance(t, k, 1, true)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Screen(p); err != nil {
-			b.Fatal(err)
-		}
-	}
+	loop(b, func() error { _, err := Screen(p); return err })
 }
 
 // benchCLP times CLP's dual simplex on the full LP file of the same
@@ -62,6 +72,8 @@ func BenchmarkSolve168x50(b *testing.B)          { benchSolve(b, 168, 50, true) 
 func BenchmarkSolve720x20(b *testing.B)          { benchSolve(b, 720, 20, true) }
 func BenchmarkSolve720x200(b *testing.B)         { benchSolve(b, 720, 200, true) }
 func BenchmarkSolve720x200NoLimits(b *testing.B) { benchSolve(b, 720, 200, false) }
+func BenchmarkNodes720x200(b *testing.B)         { benchNodes(b, 720, 200, []float64{8}) }
+func BenchmarkNodesMixed720x200(b *testing.B)    { benchNodes(b, 720, 200, []float64{4, 8}) }
 func BenchmarkScreen720x200(b *testing.B)        { benchScreen(b, 720, 200) }
 func BenchmarkCLP168x50(b *testing.B)            { benchCLP(b, 168, 50) }
 func BenchmarkCLP720x200(b *testing.B)           { benchCLP(b, 720, 200) }

@@ -44,15 +44,41 @@ func (ws *workspace) coef(v []float64) []float64 {
 	return c
 }
 
+// segment is one piece of a convex piecewise-linear function.
+type segment struct{ length, slope float64 }
+
+// builder appends segments to a function truncated at a length budget,
+// merging neighbours of equal slope.
+type builder struct {
+	segs []segment
+	room float64 // length still allowed before the truncation point
+}
+
+func (b *builder) emit(l, s float64) {
+	if l > b.room {
+		l = b.room
+	}
+	if l <= 0 {
+		return
+	}
+	b.room -= l
+	if n := len(b.segs); n > 0 && b.segs[n-1].slope == s {
+		b.segs[n-1].length += l
+		return
+	}
+	b.segs = append(b.segs, segment{l, s})
+}
+
 // solve runs the dynamic programme forward and back-tracks the optimal
 // increments into x; it returns the optimal value.
 //
-// The state f_i is a convex piecewise-linear function of Q on
-// [start, start+Σlens], stored as its value at start and its segments
-// (length, slope) in ascending slope order. A stage is the infimal
-// convolution of f_{i−1} with slope_i·x on [lo_i, hi_i] — a shift by lo_i
-// and a sorted insert of the segment (hi_i − lo_i, slope_i) — followed by the
-// addition of coef_i·G_i, which splits segments at the ends of G_i.
+// The state g_i is a convex piecewise-linear function of Q on
+// [start, start+Σ lengths], stored as its value at start and its segments
+// in ascending slope order. One pass over g_{i−1} builds g_i: it adds
+// coef_{i−1}·G_{i−1} (splitting segments at the ends of G), shifts by lo_i
+// and inserts the segment (hi_i − lo_i, slope_i) after every segment of
+// slope ≤ slope_i — the infimal convolution with slope_i·x on [lo_i, hi_i] —
+// truncating at limit.
 func (c *chain) solve(x []float64, ws *workspace) float64 {
 	n := len(c.slope)
 	if cap(ws.insAt) < n {
@@ -60,97 +86,97 @@ func (c *chain) solve(x []float64, ws *workspace) float64 {
 	}
 	insAt, insLen := ws.insAt[:n], ws.insLen[:n]
 	start, value := 0.0, 0.0
-	lens, slopes := ws.lens[:0], ws.slopes[:0]
-	next, nextSlopes := ws.lens2[:0], ws.slopes2[:0]
+	cur := ws.segs[:0]
+	out := builder{segs: ws.segs2[:0]}
 	for i := range n {
 		f := c.slope[i]
+		var coef float64
+		var g curve
+		if i > 0 {
+			coef = c.coef[i-1]
+		}
+		if coef != 0 {
+			g = c.curve(i - 1)
+			value += coef * g.at(start)
+		}
+		inPos := start
 		start += c.lo[i]
 		value += f * c.lo[i]
-		seg := math.Max(0, math.Min(c.hi[i]-c.lo[i], c.limit-start))
-		// Insert (seg, f) after every segment of slope ≤ f; truncate.
-		next, nextSlopes = next[:0], nextSlopes[:0]
-		pos, room, inserted := start, c.limit-start, false
-		for j := 0; j <= len(lens) && room > 0; j++ {
-			if !inserted && (j == len(lens) || slopes[j] > f) {
-				inserted = true
-				insAt[i] = pos
-				l := math.Min(seg, room)
-				insLen[i] = l
-				if l > 0 {
-					next = append(next, l)
-					nextSlopes = append(nextSlopes, f)
-					pos += l
-					room -= l
+		out.segs, out.room = out.segs[:0], c.limit-start
+		seg := c.hi[i] - c.lo[i]
+		if seg > out.room {
+			seg = out.room
+		}
+		if seg < 0 {
+			seg = 0
+		}
+		inserted := false
+		insert := func() {
+			inserted = true
+			insAt[i] = c.limit - out.room
+			insLen[i] = min(seg, out.room)
+			out.emit(seg, f)
+		}
+		e := 0
+		if coef != 0 {
+			e = sort.SearchFloat64s(g.ends, inPos) // first end ≥ inPos
+			if e < len(g.ends) && g.ends[e] == inPos {
+				e++
+			}
+		}
+	segments:
+		for _, sg := range cur {
+			l, s := sg.length, sg.slope
+			if coef == 0 {
+				if !inserted && s > f {
+					insert()
 				}
+				out.emit(l, s)
+				if out.room <= 0 {
+					break
+				}
+				continue
 			}
-			if j == len(lens) || room <= 0 {
-				break
-			}
-			l := math.Min(lens[j], room)
-			next = append(next, l)
-			nextSlopes = append(nextSlopes, slopes[j])
-			pos += l
-			room -= l
-		}
-		if !inserted {
-			insAt[i], insLen[i] = pos, 0
-		}
-		lens, next = next, lens
-		slopes, nextSlopes = nextSlopes, slopes
-		coef := c.coef[i]
-		if i == n-1 || coef == 0 {
-			continue
-		}
-		// Add coef·G: split at the ends of G, merge equal neighbours.
-		g := c.curve(i)
-		value += coef * g.at(start)
-		next, nextSlopes = next[:0], nextSlopes[:0]
-		pos = start
-		e := sort.SearchFloat64s(g.ends, pos) // first end ≥ pos
-		if e < len(g.ends) && g.ends[e] == pos {
-			e++
-		}
-		for j := range lens {
-			l, s := lens[j], slopes[j]
 			for l > 0 {
 				piece, gs := l, 0.0
 				if e < len(g.ends) {
 					gs = g.slopes[e]
-					if b := g.ends[e] - pos; l >= b {
+					if b := g.ends[e] - inPos; l >= b {
 						piece = b
-						pos = g.ends[e]
+						inPos = g.ends[e]
 						e++
 					} else {
-						pos += l
+						inPos += l
 					}
 				} else {
-					pos += l
+					inPos += l
 				}
 				l -= piece
-				if piece <= 0 {
-					continue
-				}
 				ns := s + coef*gs
-				if m := len(next); m > 0 && nextSlopes[m-1] == ns {
-					next[m-1] += piece
-				} else {
-					next = append(next, piece)
-					nextSlopes = append(nextSlopes, ns)
+				if !inserted && ns > f {
+					insert()
+				}
+				out.emit(piece, ns)
+				if out.room <= 0 {
+					break segments
 				}
 			}
 		}
-		lens, next = next, lens
-		slopes, nextSlopes = nextSlopes, slopes
+		if !inserted {
+			insert()
+		}
+		cur, out.segs = out.segs, cur
+		ws.segments = max(ws.segments, len(cur))
 	}
-	ws.lens, ws.slopes, ws.lens2, ws.slopes2 = lens, slopes, next, nextSlopes
+	ws.segs, ws.segs2 = cur, out.segs
 
 	// Q_{n−1} ∈ [max(need, start), end]: the value at the left end, then
 	// descend while the slope is negative.
 	q, j := start, 0
 	target := math.Max(c.need, start)
 	done := false
-	for ; j < len(lens) && q < target; j++ {
-		l, s := lens[j], slopes[j]
+	for ; j < len(cur) && q < target; j++ {
+		l, s := cur[j].length, cur[j].slope
 		if q+l <= target {
 			value += l * s
 			q += l
@@ -168,9 +194,9 @@ func (c *chain) solve(x []float64, ws *workspace) float64 {
 		}
 		break
 	}
-	for ; !done && j < len(lens) && slopes[j] < 0; j++ {
-		value += lens[j] * slopes[j]
-		q += lens[j]
+	for ; !done && j < len(cur) && cur[j].slope < 0; j++ {
+		value += cur[j].length * cur[j].slope
+		q += cur[j].length
 	}
 	if q < target {
 		q = target // rounding: the caller guarantees Σ hi ≥ need

@@ -55,10 +55,10 @@ func newPool(p Problem) (*pool, error) {
 // workspace holds the buffers of one DP run, reused across the runs of a
 // branch-and-bound search.
 type workspace struct {
-	lens, slopes   []float64 // the current convex function's segments
-	lens2, slopes2 []float64 // the next one's
-	insAt, insLen  []float64 // per stage: where the stage's segment went
-	c              []float64 // per stage: the coefficient of G
+	segs, segs2   []segment // the current convex function and the next
+	insAt, insLen []float64 // per stage: where the stage's segment went
+	c             []float64 // per stage: the coefficient of G
+	segments      int       // the most segments any stage held (a statistic)
 }
 
 func newWorkspace(k int) *workspace {

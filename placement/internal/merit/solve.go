@@ -56,7 +56,10 @@ func (pl *pool) dispatch(x []float64) [][]float64 {
 			if left <= 0 {
 				break
 			}
-			u := math.Min(left, x[i])
+			u := x[i]
+			if left < u {
+				u = left
+			}
 			use[o][t] = u
 			left -= u
 		}
