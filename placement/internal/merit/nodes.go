@@ -109,7 +109,12 @@ func (pl *pool) lattice(g float64) Solution {
 		}
 		shift[i] = s
 	}
-	need := math.Max(0, math.Ceil((p-s)/g-1e-9))
+	// The fewest committed nodes that, with the pay-as-you-go stock, cover
+	// the peak (the quotient's rounding corrected by the comparison itself).
+	need := math.Max(0, math.Ceil((p-s)/g))
+	for need > 0 && g*(need-1)+s >= p {
+		need--
+	}
 	limit := math.Max(need, math.Min(nodes, math.Floor(p/g)+1))
 	var cached curve
 	cachedShift := math.NaN()
@@ -203,8 +208,8 @@ func (q *bbQueue) Pop() any {
 // committed offers with a node size, each node bounded by the divisible
 // problem with capacity boxes (relax). Branching on a fractional capacity
 // x_i of node size g_i makes two children, x_i ≤ ⌊x_i/g_i⌋·g_i and
-// x_i ≥ ⌈x_i/g_i⌉·g_i. Rounding every fractional capacity up gives
-// incumbents.
+// x_i ≥ ⌈x_i/g_i⌉·g_i. Incumbents fix the node-sized capacities at their
+// rounded values and re-optimise the divisible offers.
 func (pl *pool) search(opt NodeOptions) (Solution, error) {
 	k := len(pl.order)
 	maxNodes := opt.MaxNodes
@@ -218,14 +223,35 @@ func (pl *pool) search(opt NodeOptions) (Solution, error) {
 		}
 	}
 	ws := newWorkspace(k)
-	x := make([]float64, k)
-	tol := 1e-9 * math.Max(pl.peak, 1)
+	x, y := make([]float64, k), make([]float64, k)
+	tol := 1e-9 * pl.peak
 	bestCost, best := math.Inf(1), []float64(nil)
-	consider := func(caps []float64) {
-		if c := pl.capacityCost(caps); c < bestCost {
-			bestCost, best = c, append(best[:0], caps...)
+	// consider fixes the node-sized capacities at caps and re-optimises the
+	// divisible ones (merit position i has size[i] > 0 or is free).
+	flo, fhi := make([]float64, k), make([]float64, k)
+	consider := func(caps []float64) bool {
+		for i := range k {
+			if size[i] > 0 {
+				flo[i], fhi[i] = caps[i], caps[i]
+			} else {
+				flo[i], fhi[i] = 0, pl.limit[i]
+			}
+		}
+		c, ok := pl.relax(flo, fhi, y, ws)
+		if ok && c < bestCost {
+			bestCost, best = c, append(best[:0], y...)
+		}
+		return ok
+	}
+	// A first incumbent: every node-sized offer at its stock, or at enough
+	// whole nodes for the peak (feasible: the stock covers the peak).
+	first := make([]float64, k)
+	for i := range k {
+		if size[i] > 0 {
+			first[i] = math.Min(pl.limit[i], math.Ceil(pl.peak/size[i])*size[i])
 		}
 	}
+	consider(first)
 	root := &bbNode{lo: make([]float64, k), hi: append([]float64(nil), pl.limit...), bound: math.Inf(-1)}
 	open := &bbQueue{root}
 	explored := 0
@@ -239,28 +265,34 @@ func (pl *pool) search(opt NodeOptions) (Solution, error) {
 		if !ok || bound >= bestCost-1e-9*math.Abs(bestCost) {
 			continue
 		}
-		// The most expensive fractional node, and the rounded-up incumbent.
+		// The most expensive fractional node; incumbents from rounding the
+		// node-sized capacities to the nearest whole node where they are
+		// within rounding of one, and up elsewhere.
 		branch, worst := -1, -1.0
+		near := append([]float64(nil), x...)
 		up := append([]float64(nil), x...)
 		for i := range k {
 			if size[i] == 0 {
 				continue
 			}
 			n := x[i] / size[i]
-			fl, cl := math.Floor(n+1e-12), math.Ceil(n-1e-12)
-			if (n-fl)*size[i] <= tol || (cl-n)*size[i] <= tol {
-				up[i] = math.Round(n) * size[i]
+			r := math.Round(n)
+			near[i], up[i] = r*size[i], r*size[i]
+			if math.Abs(n-r)*size[i] <= tol {
 				continue
 			}
-			up[i] = math.Min(cl*size[i], nd.hi[i])
+			near[i], up[i] = math.Floor(n)*size[i], math.Min(math.Ceil(n)*size[i], nd.hi[i])
 			if w := pl.fixed[i] * size[i]; w > worst {
 				branch, worst = i, w
 			}
 		}
-		consider(up)
 		if branch < 0 {
+			if !consider(near) {
+				consider(up)
+			}
 			continue
 		}
+		consider(up)
 		n := x[branch] / size[branch]
 		down := &bbNode{lo: append([]float64(nil), nd.lo...), hi: append([]float64(nil), nd.hi...), bound: bound}
 		down.hi[branch] = math.Floor(n) * size[branch]
@@ -281,21 +313,4 @@ func (pl *pool) search(opt NodeOptions) (Solution, error) {
 	}
 	s.BoundTotal = bestCost
 	return s, nil
-}
-
-// capacityCost is the cost of capacities x (merit order) with the
-// merit-order dispatch: Σ F_i·x_i + Σ v_i·(H(Q_i) − H(Q_{i−1})), +Inf when
-// they do not cover the peak.
-func (pl *pool) capacityCost(x []float64) float64 {
-	total, q, e := 0.0, 0.0, 0.0
-	for i := range x {
-		q += x[i]
-		next := pl.ldc.Energy(q)
-		total += pl.fixed[i]*x[i] + pl.vari[i]*(next-e)
-		e = next
-	}
-	if q < pl.peak-1e-9*math.Max(pl.peak, 1) {
-		return math.Inf(1)
-	}
-	return total
 }

@@ -81,7 +81,7 @@ func propSolve(t *rapid.T) {
 	if !ok {
 		return
 	}
-	if err := Check(p, s, 1e-7); err != nil {
+	if err := Check(p, s, gpuTol(p)); err != nil {
 		t.Fatalf("infeasible solution: %v", err)
 	}
 	c, err := Cost(p, s)
@@ -142,3 +142,74 @@ func TestSolveProperties(t *testing.T) { rapid.Check(t, propSolve) }
 func FuzzSolveProperties(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propSolve)) }
 func TestSolveMonotone(t *testing.T)   { rapid.Check(t, propMonotone) }
 func FuzzSolveMonotone(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propMonotone)) }
+
+// nodeProblemGen draws a pool whose committed offers have node sizes: one
+// shared size or a mix (some possibly divisible).
+func nodeProblemGen() *rapid.Generator[Problem] {
+	return rapid.Custom(func(t *rapid.T) Problem {
+		p := problemGen().Draw(t, "problem")
+		p.Offers = append([]Offer(nil), p.Offers...)
+		shared := rapid.SampledFrom([]float64{1, 2, 4, 8}).Draw(t, "sharedNodeGPUs")
+		mixed := rapid.Bool().Draw(t, "mixedNodeSizes")
+		for k := range p.Offers {
+			p.Offers[k].NodeGPUs = shared
+			if mixed {
+				p.Offers[k].NodeGPUs = rapid.SampledFrom([]float64{0, 1, 2, 3, 8}).Draw(t, "nodeGPUs")
+			}
+		}
+		return p
+	})
+}
+
+func propSolveNodes(t *rapid.T) {
+	p := nodeProblemGen().Draw(t, "nodeProblem")
+	s, err := SolveNodes(p, NodeOptions{})
+	if errors.Is(err, ErrInfeasible) {
+		if _, err2 := Solve(p); !errors.Is(err2, ErrInfeasible) {
+			t.Fatalf("SolveNodes infeasible (%v), Solve not (%v)", err, err2)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("SolveNodes: %v", err)
+	}
+	if err := Check(p, s, gpuTol(p)); err != nil {
+		t.Fatalf("infeasible: %v", err)
+	}
+	c, err := Cost(p, s)
+	if err != nil || !relClose(c, s.CostTotal, 1e-9) {
+		t.Fatalf("recomputed cost %g (%v), solution says %g", c, err, s.CostTotal)
+	}
+	if s.BoundTotal != s.CostTotal {
+		t.Fatalf("finished search with bound %g != cost %g", s.BoundTotal, s.CostTotal)
+	}
+	relaxed, err := Solve(p)
+	if err != nil || relaxed.CostTotal > s.CostTotal*(1+1e-9)+1e-9 {
+		t.Fatalf("divisible optimum %g (%v) above whole nodes %g", relaxed.CostTotal, err, s.CostTotal)
+	}
+	bb, err := SolveNodes(p, NodeOptions{forceSearch: true})
+	if err != nil || !relClose(bb.CostTotal, s.CostTotal, 1e-9) {
+		t.Fatalf("branch-and-bound %g (%v), SolveNodes %g", bb.CostTotal, err, s.CostTotal)
+	}
+	more := p
+	more.Offers = append(append([]Offer(nil), p.Offers...), offerGen().Draw(t, "extra"))
+	if s2, err := SolveNodes(more, NodeOptions{}); err != nil || s2.CostTotal > s.CostTotal*(1+1e-9)+1e-9 {
+		t.Fatalf("adding an offer: %g (%v) > %g", s2.CostTotal, err, s.CostTotal)
+	}
+	again, _ := SolveNodes(p, NodeOptions{})
+	if diff := cmp.Diff(s, again); diff != "" {
+		t.Fatalf("not deterministic (-first +second):\n%s", diff)
+	}
+}
+
+func TestSolveNodesProperties(t *testing.T) { rapid.Check(t, propSolveNodes) }
+func FuzzSolveNodesProperties(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propSolveNodes)) }
+
+// gpuTol is the feasibility tolerance of a problem: 1e-9 of its peak.
+func gpuTol(p Problem) float64 {
+	peak := 0.0
+	for _, d := range p.DemandGPUs {
+		peak = math.Max(peak, d)
+	}
+	return 1e-9 * peak
+}
