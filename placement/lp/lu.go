@@ -57,13 +57,9 @@ type luFactor struct {
 	ePivVal []float64
 
 	// Factor workspace.
-	w       []float64
-	mark    []int32
-	stamp   int32
-	stack   []int
-	stackIt []int
-	topo    []int
-	cands   []int
+	w     []float64
+	mark  []int32
+	stack []int
 }
 
 const (
@@ -270,18 +266,7 @@ func (f *luFactor) factor(m int, col columnFunc) (singPos, singRow []int) {
 			nucleus = append(nucleus, q)
 		}
 	}
-	slices.SortStableFunc(nucleus, func(a, b int) int { return colCount[a] - colCount[b] })
-	for _, q := range nucleus {
-		if !f.nucleusColumn(q, col, rowCount) {
-			singPos = append(singPos, q)
-		}
-		idx, val := col(q)
-		for k, r := range idx {
-			if val[k] != 0 {
-				rowCount[r]--
-			}
-		}
-	}
+	singPos = f.markowitz(nucleus, col)
 	if len(singPos) > 0 {
 		for i := range m {
 			if f.rowStep[i] < 0 {
@@ -303,130 +288,6 @@ func (f *luFactor) addStep(i, q int, v float64) {
 	f.pivPos = append(f.pivPos, q)
 	f.uDiag = append(f.uDiag, v)
 	f.uStart = append(f.uStart, len(f.uIdx))
-}
-
-// nucleusColumn eliminates column q by a sparse triangular solve with the L
-// etas so far and pivots on one of its active rows. It reports false when
-// no pivot is acceptable (the column is dependent on the earlier ones).
-func (f *luFactor) nucleusColumn(q int, col columnFunc, rowCount []int) bool {
-	idx, val := col(q)
-	f.stamp++
-	if f.stamp == math.MaxInt32 {
-		clear(f.mark)
-		f.stamp = 1
-	}
-	st := f.stamp
-	w := f.w
-	// Depth-first search from each non-zero through the L etas of rows
-	// already pivoted, giving a topological order of the reach.
-	topo := f.topo[:0]
-	stack, it := f.stack[:0], f.stackIt[:0]
-	for k, r0 := range idx {
-		if val[k] == 0 {
-			continue
-		}
-		w[r0] += val[k]
-		if f.mark[r0] == st {
-			continue
-		}
-		f.mark[r0] = st
-		stack = append(stack, r0)
-		it = append(it, 0)
-		for len(stack) > 0 {
-			r := stack[len(stack)-1]
-			e := f.lOfRow[r]
-			pushed := false
-			if e >= 0 && f.rowStep[r] >= 0 {
-				s, t := f.lStart[e], f.lStart[e+1]
-				for p := s + it[len(it)-1]; p < t; p++ {
-					c := f.lIdx[p]
-					it[len(it)-1] = p - s + 1
-					if f.mark[c] != st {
-						f.mark[c] = st
-						stack = append(stack, c)
-						it = append(it, 0)
-						pushed = true
-						break
-					}
-				}
-			}
-			if !pushed {
-				stack = stack[:len(stack)-1]
-				it = it[:len(it)-1]
-				topo = append(topo, r)
-			}
-		}
-	}
-	// topo is in post-order; eliminate in reverse post-order.
-	for t := len(topo) - 1; t >= 0; t-- {
-		r := topo[t]
-		if f.rowStep[r] < 0 {
-			continue
-		}
-		e := f.lOfRow[r]
-		if e < 0 {
-			continue
-		}
-		v := w[r]
-		if v == 0 {
-			continue
-		}
-		for p := f.lStart[e]; p < f.lStart[e+1]; p++ {
-			w[f.lIdx[p]] -= f.lVal[p] * v
-		}
-	}
-	// Choose the pivot among the active rows.
-	amax := 0.0
-	cands := f.cands[:0]
-	for _, r := range topo {
-		if f.rowStep[r] < 0 {
-			if a := math.Abs(w[r]); a > 0 {
-				cands = append(cands, r)
-				amax = max(amax, a)
-			}
-		}
-	}
-	ok := amax >= luTiny
-	if ok {
-		piv, best := -1, 0
-		for _, r := range cands {
-			a := math.Abs(w[r])
-			if a < luThreshold*amax {
-				continue
-			}
-			c := rowCount[r]
-			if piv < 0 || c < best || (c == best && a > math.Abs(w[piv])) || (c == best && a == math.Abs(w[piv]) && r < piv) {
-				piv, best = r, c
-			}
-		}
-		pv := w[piv]
-		for _, r := range topo {
-			if f.rowStep[r] >= 0 && w[r] != 0 {
-				f.uIdx = append(f.uIdx, r)
-				f.uVal = append(f.uVal, w[r])
-			}
-		}
-		lBefore := len(f.lIdx)
-		for _, r := range cands {
-			if r != piv {
-				if l := w[r] / pv; math.Abs(l) > luDrop {
-					f.lIdx = append(f.lIdx, r)
-					f.lVal = append(f.lVal, l)
-				}
-			}
-		}
-		if len(f.lIdx) > lBefore {
-			f.lOfRow[piv] = len(f.lPiv)
-			f.lPiv = append(f.lPiv, piv)
-			f.lStart = append(f.lStart, len(f.lIdx))
-		}
-		f.addStep(piv, q, pv)
-	}
-	for _, r := range topo {
-		w[r] = 0
-	}
-	f.topo, f.stack, f.stackIt, f.cands = topo[:0], stack[:0], it[:0], cands[:0]
-	return ok
 }
 
 func (f *luFactor) resetEtas() {

@@ -3,7 +3,7 @@ package lp
 import "math"
 
 // primalPhase2 runs the bounded primal simplex from a primal feasible basis
-// (within primalTol) with the working costs: Dantzig pricing, a two-pass
+// (within s.tolP) with the working costs: Dantzig pricing, a two-pass
 // Harris ratio test and bound flips of the entering variable. It serves as
 // the clean-up after the dual simplex (perturbation removed) and to find a
 // ray of an unbounded problem.
@@ -45,9 +45,9 @@ func (s *simplex) primalPhase2() outcome {
 			a := dir * s.col.val[i]
 			v := s.head[i]
 			if a > pivotTol && s.lower[v] > math.Inf(-1) {
-				tmax = min(tmax, (s.x[v]-s.lower[v]+primalTol)/a)
+				tmax = min(tmax, (s.x[v]-s.lower[v]+s.tolP)/a)
 			} else if a < -pivotTol && s.upper[v] < math.Inf(1) {
-				tmax = min(tmax, (s.x[v]-s.upper[v]-primalTol)/a)
+				tmax = min(tmax, (s.x[v]-s.upper[v]-s.tolP)/a)
 			}
 		}
 		flip := s.upper[q] - s.lower[q]

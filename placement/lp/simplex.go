@@ -29,8 +29,8 @@ const (
 
 // Tolerances of the internal (scaled) form.
 const (
-	primalTol = 1e-7 // primal feasibility
-	dualTol   = 1e-7 // dual feasibility
+	primalTol = 1e-7 // primal feasibility (default)
+	dualTol   = 1e-7 // dual feasibility (default)
 	pivotTol  = 1e-7 // smallest |α| accepted in a ratio test
 	checkTol  = 1e-7 // relative disagreement of row-wise and column-wise pivots that triggers a refactorisation
 	dseFloor  = 1e-8 // smallest dual steepest-edge weight
@@ -104,6 +104,7 @@ type simplex struct {
 	rayDir     float64
 	lastStatus outcome
 	trace      func(format string, args ...any)
+	tolP, tolD float64 // current feasibility tolerances
 }
 
 // ratioCand is a breakpoint of the dual ratio test.
@@ -126,7 +127,7 @@ func newSimplex(m, n int) *simplex {
 		col: newSvec(m), row: newSvec(m), tau: newSvec(m), tmp: newSvec(m), fvec: newSvec(m),
 		alpha: make([]float64, nt), alphaMark: make([]bool, nt),
 		unitIdx: make([]int, m), one: []float64{1},
-		rng: 0x9e3779b97f4a7c15,
+		rng: 0x9e3779b97f4a7c15, tolP: primalTol, tolD: dualTol,
 	}
 	for i := range m {
 		s.unitIdx[i] = i
@@ -210,6 +211,7 @@ func (s *simplex) boundValue(j int) float64 {
 // refactor factorises the basis, repairing a singular one by logicals.
 func (s *simplex) refactor() {
 	singPos, singRow := s.lu.factor(s.m, func(q int) ([]int, []float64) { return s.column(s.head[q]) })
+	s.tracef("factor: m=%d L=%d U=%d etas-before sing=%d", s.m, len(s.lu.lIdx), len(s.lu.uIdx), len(singPos))
 	for k, q := range singPos {
 		v := s.head[q]
 		s.pos[v] = -1
@@ -301,11 +303,11 @@ func (s *simplex) dualInfeasible(j int) bool {
 	}
 	switch s.state[j] {
 	case atLower:
-		return s.d[j] < -dualTol
+		return s.d[j] < -s.tolD
 	case atUpper:
-		return s.d[j] > dualTol
+		return s.d[j] > s.tolD
 	case atZero:
-		return math.Abs(s.d[j]) > dualTol
+		return math.Abs(s.d[j]) > s.tolD
 	}
 	return false
 }
@@ -394,9 +396,9 @@ func (s *simplex) chuzr() int {
 	for i, v := range s.head {
 		xv := s.x[v]
 		var inf float64
-		if xv < s.lower[v]-primalTol {
+		if xv < s.lower[v]-s.tolP {
 			inf = s.lower[v] - xv
-		} else if xv > s.upper[v]+primalTol {
+		} else if xv > s.upper[v]+s.tolP {
 			inf = xv - s.upper[v]
 		} else {
 			continue
@@ -497,9 +499,9 @@ func (s *simplex) dualRatio(toLower bool, delta float64) int {
 			continue
 		}
 		dj := s.d[j]
-		h := (dj + dualTol) / a
+		h := (dj + s.tolD) / a
 		if a < 0 {
-			h = (dj - dualTol) / a
+			h = (dj - s.tolD) / a
 		}
 		cands = append(cands, ratioCand{j: j, ratio: dj / a, harris: h, abs: math.Abs(a)})
 	}
@@ -516,7 +518,7 @@ func (s *simplex) dualRatio(toLower bool, delta float64) int {
 				drop += c.abs * (s.upper[c.j] - s.lower[c.j])
 			}
 		}
-		if slope-drop > primalTol && !math.IsInf(drop, 0) && !math.IsNaN(drop) {
+		if slope-drop > s.tolP && !math.IsInf(drop, 0) && !math.IsNaN(drop) {
 			k := 0
 			for _, c := range cands {
 				if c.ratio <= tmax {
