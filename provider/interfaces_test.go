@@ -41,17 +41,19 @@ func propRatesLinear(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("%s.Rates(%v): %v", p.Mode(), u.Horizon, err)
 	}
-	var billedNs int64
+	// In decimal: runs × nodes × billed length overflows int64 nanoseconds
+	// for long usages (720 h × 57 × 63 does).
+	billedNs := decimal.Zero
 	if m, ok := p.(provider.Metering); ok {
 		for _, r := range u.Runs {
-			billedNs += int64(m.BilledDuration(r.Length)) * int64(r.Count) * int64(r.Nodes)
+			billedNs = billedNs.Add(decimal.NewFromInt(int64(m.BilledDuration(r.Length))).Mul(decimal.NewFromInt(int64(r.Count) * int64(r.Nodes))))
 		}
 	}
 	hour := decimal.NewFromInt(int64(time.Hour))
 	qty := map[provider.Basis]decimal.Decimal{
 		provider.PerNode:           decimal.NewFromInt(int64(u.Nodes)),
 		provider.PerBusyNodeHour:   decimal.NewFromFloat(float64(u.Nodes)*u.BusyFraction).Mul(decimal.NewFromInt(int64(u.Horizon))).DivRound(hour, 20),
-		provider.PerBilledNodeHour: decimal.NewFromInt(billedNs).DivRound(hour, 20),
+		provider.PerBilledNodeHour: billedNs.DivRound(hour, 20),
 	}
 	want := map[provider.Category]decimal.Decimal{}
 	for _, c := range mustCharges(t, p, u) {
