@@ -30,11 +30,13 @@ func hours(d time.Duration) decimal.Decimal {
 	return decimal.NewFromInt(int64(d)).DivRound(nsPerHour, Precision)
 }
 
-// decFloat converts a validated finite float to a decimal. Callers must check
-// finiteness first: decimal.NewFromFloat panics on NaN and Inf.
+// decFloat converts a finite float to a decimal. Its callers pass validated
+// quantities (and what finite arithmetic on them yields); a NaN or an
+// infinity here is a programmer error, and it panics saying so rather than
+// price it as zero.
 func decFloat(f float64) decimal.Decimal {
 	if !finite(f) {
-		return decimal.Zero
+		panic(fmt.Sprintf("provider: decimal of non-finite quantity %v", f))
 	}
 	return decimal.NewFromFloat(f)
 }
@@ -50,6 +52,11 @@ func indexed(prefix string, i int, field string) string {
 // int32 exponent overflow that makes decimal arithmetic panic (and from
 // comparisons that would build numbers with billions of digits).
 const MaxExponent = 64
+
+// MaxNumberLen bounds the text of a number read from CSV or of a money
+// amount read from JSON: 64 characters, more than any real figure needs,
+// since parsing a decimal takes time quadratic in its length.
+const MaxNumberLen = 64
 
 // moneyInBounds reports whether d's exponent is within ±MaxExponent.
 func moneyInBounds(d decimal.Decimal) bool {
