@@ -166,7 +166,7 @@ func (o Owned) BookValue(t time.Duration) decimal.Decimal {
 	for _, d := range sched[:full] {
 		book = book.Sub(d)
 	}
-	frac := hours(t%Year).DivRound(hoursPerYr, Precision)
+	frac := decimal.NewFromInt(int64(t%Year)).DivRound(nsPerYear, Precision)
 	return book.Sub(sched[full].Mul(frac).Round(Precision))
 }
 
@@ -185,11 +185,16 @@ func (o Owned) Charges(u Usage) ([]Charge, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
+	return o.charges(u), nil
+}
+
+// charges is Charges of a valid usage and pricing.
+func (o Owned) charges(u Usage) []Charge {
 	nodes := decimal.NewFromInt(int64(u.Nodes))
 	ns := decimal.NewFromInt(int64(u.Horizon))
 	// Each time-based line is (amount per unit of time) × ns with one rounding.
 	perYear := func(amount decimal.Decimal) decimal.Decimal {
-		return amount.Mul(ns).DivRound(nsPerHour.Mul(hoursPerYr), Precision)
+		return amount.Mul(ns).DivRound(nsPerYear, Precision)
 	}
 
 	pue := o.PUE
@@ -203,7 +208,7 @@ func (o Owned) Charges(u Usage) ([]Charge, error) {
 	if contracted == 0 {
 		contracted = o.MaxPowerKW
 	}
-	colo := nodes.Mul(decFloat(contracted)).Mul(o.ColocationPerKWMonth).Mul(ns).DivRound(nsPerHour.Mul(hoursPerMo), Precision)
+	colo := nodes.Mul(decFloat(contracted)).Mul(o.ColocationPerKWMonth).Mul(ns).DivRound(nsPerMonth, Precision)
 	maint := perYear(nodes.Mul(o.PurchasePerNode).Mul(decFloat(o.MaintenanceFractionPerYear)))
 	staff := perYear(nodes.Mul(decFloat(o.StaffFTEPerNode)).Mul(o.StaffCostPerYear))
 	residual := nodes.Mul(o.BookValue(u.Horizon))
@@ -214,7 +219,7 @@ func (o Owned) Charges(u Usage) ([]Charge, error) {
 		{Category: Facility, Label: "maintenance", Amount: maint, Timing: Spread},
 		{Category: Staff, Label: "operations staff", Amount: staff, Timing: Spread},
 		{Category: Residual, Label: "residual value", Amount: residual.Neg(), Timing: AtEnd},
-	}, nil
+	}
 }
 
 // Scale returns o with every money amount (purchase, salvage, energy,
@@ -243,10 +248,7 @@ func (o Owned) Rates(horizon time.Duration) ([]Rate, error) {
 	if err := ratesCheck(o, horizon); err != nil {
 		return nil, err
 	}
-	cs, err := o.Charges(Usage{Horizon: horizon, Nodes: 1})
-	if err != nil {
-		return nil, err
-	}
+	cs := o.charges(Usage{Horizon: horizon, Nodes: 1})
 	pue := o.PUE
 	if pue == 0 {
 		pue = 1

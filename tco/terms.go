@@ -206,7 +206,7 @@ func (m *model) terms() (Terms, error) {
 	if q > 0 {
 		qd = dec(q)
 	}
-	var lines []TermLine
+	lines := make([]TermLine, 0, 16)
 	add := func(c provider.Category, label string, k TermKind, owner Owner, tm provider.Timing, amount decimal.Decimal) {
 		if !amount.IsZero() {
 			lines = append(lines, TermLine{Category: c, Label: label, Kind: k, Owner: owner, Timing: tm, Amount: amount})
@@ -242,13 +242,20 @@ func (m *model) terms() (Terms, error) {
 	switch {
 	case linear:
 		nodes := decimal.NewFromInt(int64(m.nodes))
-		busy := dec(float64(final.Nodes) * final.BusyFraction).Mul(hoursDec(final.Horizon))
-		billedPre, billedFinal := m.billedHours(pre), m.billedHours(final)
+		var busy, billedPre, billedFinal decimal.Decimal
+		for _, r := range rates {
+			switch {
+			case r.Basis == provider.PerBusyNodeHour && busy.IsZero():
+				busy = dec(float64(final.Nodes) * final.BusyFraction).Mul(hoursDec(final.Horizon))
+			case r.Basis == provider.PerBilledNodeHour && billedFinal.IsZero():
+				billedPre, billedFinal = m.billedHours(pre), m.billedHours(final)
+			}
+		}
 		held := decimal.Zero
 		if m.pr.metering != nil && t.Committed {
 			held = hoursDec(m.pr.metering.BilledDuration(final.Horizon))
 		}
-		if !qd.IsZero() && m.pr.metering != nil && held.IsZero() {
+		if !qd.IsZero() && m.pr.metering != nil && held.IsZero() && !billedPre.IsZero() {
 			t.Stretch, _ = billedPre.DivRound(qd, provider.Precision).Float64()
 		}
 		if !held.IsZero() {
