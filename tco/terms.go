@@ -90,8 +90,13 @@ type Use struct {
 // off more, up to its amount.
 //
 // Lines whose Owner is OwnerOffer (Fixed and PerOffer lines, and the fees
-// on committed capacity) are shared by every workload on the same capacity;
-// OwnerWorkload lines are the workload's own.
+// on them) are shared by every workload on the same capacity; OwnerWorkload
+// lines are the workload's own.
+//
+// The terms cover Evaluate's horizon: the assumptions' or the workload's, or
+// for a finite job without one the time it holds capacity. To compare or
+// share capacity between workloads, prepare them all with the same
+// Assumptions.Horizon.
 type Terms struct {
 	// Workload, Offer and Currency name the pair and its money.
 	Workload, Offer, Currency string
