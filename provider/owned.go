@@ -191,10 +191,26 @@ func (o Owned) Charges(u Usage) ([]Charge, error) {
 // charges is Charges of a valid usage and pricing.
 func (o Owned) charges(u Usage) []Charge {
 	nodes := decimal.NewFromInt(int64(u.Nodes))
+	perNodes := func(d decimal.Decimal) decimal.Decimal { // ×Nodes; exact
+		if u.Nodes == 1 || d.IsZero() {
+			return d
+		}
+		return d.Mul(nodes)
+	}
 	ns := decimal.NewFromInt(int64(u.Horizon))
-	// Each time-based line is (amount per unit of time) × ns with one rounding.
-	perYear := func(amount decimal.Decimal) decimal.Decimal {
-		return amount.Mul(ns).DivRound(nsPerYear, Precision)
+	// Each time-based line is (amount per unit of time) × ns with one
+	// rounding; a zero price or quantity makes a zero line.
+	over := func(amount, per decimal.Decimal) decimal.Decimal {
+		if amount.IsZero() || u.Horizon == 0 {
+			return decimal.Zero
+		}
+		return amount.Mul(ns).DivRound(per, Precision)
+	}
+	times := func(f float64, d decimal.Decimal) decimal.Decimal {
+		if f == 0 || d.IsZero() {
+			return decimal.Zero
+		}
+		return decFloat(f).Mul(d)
 	}
 
 	pue := o.PUE
@@ -202,18 +218,20 @@ func (o Owned) charges(u Usage) []Charge {
 		pue = 1
 	}
 	drawKW := o.IdlePowerKW + (o.MaxPowerKW-o.IdlePowerKW)*u.BusyFraction
-	energy := perHour(nodes.Mul(decFloat(drawKW)).Mul(decFloat(pue)).Mul(o.EnergyPerKWh), ns)
-
+	energy := decimal.Zero
+	if drawKW != 0 && !o.EnergyPerKWh.IsZero() {
+		energy = over(perNodes(decFloat(drawKW)).Mul(decFloat(pue)).Mul(o.EnergyPerKWh), nsPerHour)
+	}
 	contracted := o.ContractedPowerKW
 	if contracted == 0 {
 		contracted = o.MaxPowerKW
 	}
-	colo := nodes.Mul(decFloat(contracted)).Mul(o.ColocationPerKWMonth).Mul(ns).DivRound(nsPerMonth, Precision)
-	maint := perYear(nodes.Mul(o.PurchasePerNode).Mul(decFloat(o.MaintenanceFractionPerYear)))
-	staff := perYear(nodes.Mul(decFloat(o.StaffFTEPerNode)).Mul(o.StaffCostPerYear))
-	residual := nodes.Mul(o.BookValue(u.Horizon))
+	colo := over(perNodes(times(contracted, o.ColocationPerKWMonth)), nsPerMonth)
+	maint := over(perNodes(times(o.MaintenanceFractionPerYear, o.PurchasePerNode)), nsPerYear)
+	staff := over(perNodes(times(o.StaffFTEPerNode, o.StaffCostPerYear)), nsPerYear)
+	residual := perNodes(o.BookValue(u.Horizon))
 	return []Charge{
-		{Category: Capital, Label: "purchase", Amount: nodes.Mul(o.PurchasePerNode), Timing: Upfront},
+		{Category: Capital, Label: "purchase", Amount: perNodes(o.PurchasePerNode), Timing: Upfront},
 		{Category: Power, Label: "energy", Amount: energy, Timing: Spread},
 		{Category: Facility, Label: "colocation", Amount: colo, Timing: Spread},
 		{Category: Facility, Label: "maintenance", Amount: maint, Timing: Spread},
@@ -253,7 +271,10 @@ func (o Owned) Rates(horizon time.Duration) ([]Rate, error) {
 	if pue == 0 {
 		pue = 1
 	}
-	busy := decFloat(o.MaxPowerKW - o.IdlePowerKW).Mul(decFloat(pue)).Mul(o.EnergyPerKWh)
+	busy := decimal.Zero
+	if above := o.MaxPowerKW - o.IdlePowerKW; above != 0 && !o.EnergyPerKWh.IsZero() {
+		busy = decFloat(above).Mul(decFloat(pue)).Mul(o.EnergyPerKWh)
+	}
 	return append(perNode(cs), Rate{Category: Power, Label: "energy above idle", Timing: Spread, Basis: PerBusyNodeHour, Amount: busy}), nil
 }
 

@@ -233,8 +233,11 @@ func (m *model) terms() (Terms, error) {
 	// pricing collects the pricing's lines at the workload's own use, for
 	// the credits.
 	var pricing []provider.Charge
-	priced := func(c provider.Category, label string, tm provider.Timing, amount decimal.Decimal) {
-		pricing = append(pricing, provider.Charge{Category: c, Label: label, Amount: amount, Timing: tm})
+	credited := len(m.pr.wrappers) > 0
+	priced := func(c provider.Category, label string, tm provider.Timing, amount func() decimal.Decimal) {
+		if credited {
+			pricing = append(pricing, provider.Charge{Category: c, Label: label, Amount: amount(), Timing: tm})
+		}
 	}
 	lin, linear := m.pr.base.(provider.Linear)
 	var rates []provider.Rate
@@ -276,14 +279,14 @@ func (m *model) terms() (Terms, error) {
 			switch r.Basis {
 			case provider.PerNode:
 				add(r.Category, r.Label, Fixed, OwnerOffer, r.Timing, r.Amount)
-				priced(r.Category, r.Label, r.Timing, r.Amount.Mul(nodes))
+				priced(r.Category, r.Label, r.Timing, func() decimal.Decimal { return r.Amount.Mul(nodes) })
 				if feeable {
 					add(provider.Fees, "platform fee on "+r.Label, Fixed, OwnerOffer, provider.Spread, r.Amount.Mul(fee))
 				}
 			case provider.PerBusyNodeHour:
 				atUse := r.Amount.Mul(busy)
 				variable(r.Category, r.Label, r.Timing, atUse)
-				priced(r.Category, r.Label, r.Timing, atUse)
+				priced(r.Category, r.Label, r.Timing, func() decimal.Decimal { return atUse })
 				if feeable {
 					variable(provider.Fees, "platform fee on "+r.Label, provider.Spread, atUse.Mul(fee))
 				}
@@ -304,7 +307,7 @@ func (m *model) terms() (Terms, error) {
 				if feeable {
 					add(provider.Fees, "platform fee on setup GPU time", OneOff, OwnerWorkload, provider.Spread, setup.Mul(fee))
 				}
-				priced(r.Category, r.Label, r.Timing, atUse.Add(setup))
+				priced(r.Category, r.Label, r.Timing, func() decimal.Decimal { return atUse.Add(setup) })
 			}
 		}
 	default:
@@ -330,11 +333,11 @@ func (m *model) terms() (Terms, error) {
 					variable(provider.Fees, "platform fee on "+c.Label, provider.Spread, c.Amount.Mul(fee))
 				}
 			}
-			priced(c.Category, c.Label, c.Timing, c.Amount)
+			priced(c.Category, c.Label, c.Timing, func() decimal.Decimal { return c.Amount })
 		}
 	}
 	// Credits: what the offer's wrappers take off the pricing's lines.
-	if len(m.pr.wrappers) > 0 {
+	if credited {
 		before := provider.Total(pricing)
 		cs := pricing
 		for i := len(m.pr.wrappers) - 1; i >= 0; i-- {
