@@ -3,6 +3,7 @@ package tco
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -66,8 +67,14 @@ type demand struct {
 // the assumptions' step over the curve's period (or the horizon when the
 // curve has no period or a longer one) with workload.Discretize — the slices
 // the placement solver sees. It returns every problem joined, as Evaluate
-// does. It does not modify w or a and keeps copies of them.
-func Prepare(w workload.Workload, a Assumptions) (*Prepared, error) { return prepare(w, a, nil) }
+// does. It does not modify w or a and keeps copies of them (the demand curve
+// is kept as given: curves are immutable values).
+func Prepare(w workload.Workload, a Assumptions) (*Prepared, error) {
+	// Keep copies of what the caller could change afterwards.
+	w.Requirements.Models = maps.Clone(w.Requirements.Models)
+	w.Requirements.Jurisdictions = slices.Clone(w.Requirements.Jurisdictions)
+	return prepare(w, a, nil)
+}
 
 // prepare is Prepare; a non-nil o is validated too, its problems joined
 // between the workload's and the assumptions' as Evaluate reports them.
@@ -80,7 +87,9 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 		return nil, err
 	}
 	p := &Prepared{w: w, a: a, ok: true}
-	p.a.Exclude = slices.Clone(a.Exclude)
+	if o == nil {
+		p.a.Exclude = slices.Clone(a.Exclude)
+	}
 	if h := p.fixedHorizon(); h > 0 {
 		p.sched = newSchedule(h, a.DiscountRatePerYear)
 		p.qty.fixedHours = h.Hours()
