@@ -2,8 +2,12 @@ package merit
 
 import (
 	"container/heap"
+	"fmt"
 	"math"
 )
+
+// maxNodeCount bounds the node count of any offer in SolveNodes.
+const maxNodeCount = 1 << 40
 
 // NodeOptions configures SolveNodes. The zero value means the defaults.
 type NodeOptions struct {
@@ -30,7 +34,8 @@ type NodeOptions struct {
 // 1e-9) unless it reaches opt.MaxNodes: then the best solution found is
 // returned with ErrNodeLimit and Solution.BoundTotal < CostTotal.
 //
-// Errors: as Solve.
+// Errors: as Solve, and ErrInvalid when the peak is more than 2^40 nodes of
+// some committed offer.
 func SolveNodes(p Problem, opt NodeOptions) (Solution, error) {
 	pl, err := newPool(p)
 	if err != nil {
@@ -45,6 +50,13 @@ func SolveNodes(p Problem, opt NodeOptions) (Solution, error) {
 			g = o.NodeGPUs
 		} else if o.NodeGPUs != g {
 			uniform = false
+		}
+	}
+	// Node counts must stay exact integers in float64.
+	for _, o := range p.Offers {
+		if o.FixedPerGPU > 0 && o.NodeGPUs > 0 && pl.peak/o.NodeGPUs > maxNodeCount {
+			return Solution{}, fmt.Errorf("%w: peak demand %g GPUs is more than %g nodes of %g GPUs",
+				ErrInvalid, pl.peak, float64(maxNodeCount), o.NodeGPUs)
 		}
 	}
 	divisibleCommitted := false
@@ -170,8 +182,8 @@ func (pl *pool) latticeCurve(g, shift, limit float64) curve {
 		if b <= levels[j] {
 			// Whole steps inside layer j up to N = last.
 			last := math.Floor((levels[j] - shift) / g)
-			for last > n+1 && g*last+shift > levels[j] {
-				last--
+			if last > n+1 && g*last+shift > levels[j] {
+				last-- // the quotient rounded up
 			}
 			last = math.Max(math.Min(last, limit), n+1)
 			push(last, g*durations[j])

@@ -49,13 +49,36 @@ type Problem struct {
 	Offers []Offer
 }
 
+// MaxQuantity bounds every quantity and coefficient of a Problem (GPUs,
+// hours, money per GPU or GPU-hour; stock limits may also be +Inf), so that
+// every sum the solvers form stays finite and exact enough.
+const MaxQuantity = 1e12
+
 // Validate reports every problem of p at once (errors.Join), each wrapping
-// ErrInvalid and naming the field and the bad value. It does not check
-// feasibility (see InfeasibleError).
+// ErrInvalid and naming the field and the bad value: NaN, infinite,
+// negative or above MaxQuantity where the field's comment forbids it. It
+// does not check feasibility (see InfeasibleError).
 func (p Problem) Validate() error {
 	var errs []error
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...))
+	}
+	huge := func(name string, i int, v float64) {
+		if v > MaxQuantity && !math.IsInf(v, 1) {
+			bad("%s[%d] = %g, above the bound %g", name, i, v, float64(MaxQuantity))
+		}
+	}
+	for t, d := range p.DemandGPUs {
+		huge("DemandGPUs", t, d)
+	}
+	for t, h := range p.Hours {
+		huge("Hours", t, h)
+	}
+	for k, o := range p.Offers {
+		huge("Offers.FixedPerGPU", k, o.FixedPerGPU)
+		huge("Offers.VariablePerGPUHour", k, o.VariablePerGPUHour)
+		huge("Offers.LimitGPUs", k, o.LimitGPUs)
+		huge("Offers.NodeGPUs", k, o.NodeGPUs)
 	}
 	if len(p.DemandGPUs) == 0 {
 		bad("no demand slices")
