@@ -103,6 +103,28 @@ func propSolve(t *rapid.T) {
 	if diff := cmp.Diff(s, again); diff != "" {
 		t.Fatalf("not deterministic (-first +second):\n%s", diff)
 	}
+	// The duals are subgradients of the optimal value: changing the demand
+	// of slice t by δ changes the optimum by at least p_t·δ, changing the
+	// stock of offer k by δ by at least −μ_k·δ.
+	slack := 1e-9 * math.Max(1, s.CostTotal)
+	ts := rapid.IntRange(0, len(p.DemandGPUs)-1).Draw(t, "slice")
+	delta := rapid.Float64Range(-p.DemandGPUs[ts], 20).Draw(t, "demandChange")
+	moved := p
+	moved.DemandGPUs = append([]float64(nil), p.DemandGPUs...)
+	moved.DemandGPUs[ts] += delta
+	if s2, err := Solve(moved); err == nil && s2.CostTotal < s.CostTotal+s.SlicePrice[ts]*delta-slack {
+		t.Fatalf("demand of slice %d %+g: optimum %g below %g + %g·%g", ts, delta, s2.CostTotal, s.CostTotal, s.SlicePrice[ts], delta)
+	}
+	k := rapid.IntRange(0, len(p.Offers)-1).Draw(t, "offer")
+	if l := p.Offers[k].usableLimit(); !math.IsInf(l, 1) {
+		delta := rapid.Float64Range(-l, 20).Draw(t, "stockChange")
+		moved := p
+		moved.Offers = append([]Offer(nil), p.Offers...)
+		moved.Offers[k].LimitGPUs = l + delta
+		if s2, err := Solve(moved); err == nil && s2.CostTotal < s.CostTotal-s.StockValue[k]*delta-slack {
+			t.Fatalf("stock of offer %d %+g: optimum %g below %g − %g·%g", k, delta, s2.CostTotal, s.CostTotal, s.StockValue[k], delta)
+		}
+	}
 }
 
 func propMonotone(t *rapid.T) {
