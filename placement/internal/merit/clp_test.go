@@ -106,21 +106,30 @@ func writeLP(tb testing.TB, p Problem, path string) map[string]float64 {
 // time of the process.
 func runCLP(tb testing.TB, clp, path string, coef map[string]float64) (reported, recomputed float64, wall time.Duration) {
 	tb.Helper()
-	return runCOIN(tb, path, coef, clp, path, "-dualsimplex", "-solution", path+".sol")
+	reported, recomputed, wall, _ = runCOIN(tb, path, coef, clp, path, "-dualsimplex", "-solution", path+".sol")
+	return reported, recomputed, wall
 }
 
 // runCBC solves an LP file (a MILP when it has integer columns) with CBC.
 func runCBC(tb testing.TB, cbc, path string, coef map[string]float64) (reported, recomputed float64, wall time.Duration) {
 	tb.Helper()
-	return runCOIN(tb, path, coef, cbc, path, "solve", "solution", path+".sol")
+	reported, recomputed, wall, _ = runCOIN(tb, path, coef, cbc, path, "solve", "solution", path+".sol")
+	return reported, recomputed, wall
 }
 
-func runCOIN(tb testing.TB, path string, coef map[string]float64, bin string, args ...string) (reported, recomputed float64, wall time.Duration) {
+// runCOIN runs a COIN-OR solver on an LP file and reads its solution file;
+// it returns the reported and recomputed objectives, the wall time and the
+// CPU time (user + system) of the solver process.
+func runCOIN(tb testing.TB, path string, coef map[string]float64, bin string, args ...string) (reported, recomputed float64, wall, cpu time.Duration) {
 	tb.Helper()
 	sol := path + ".sol"
 	start := time.Now()
-	out, err := exec.Command(bin, args...).CombinedOutput()
+	cmd := exec.Command(bin, args...)
+	out, err := cmd.CombinedOutput()
 	wall = time.Since(start)
+	if cmd.ProcessState != nil {
+		cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	if err != nil {
 		tb.Fatalf("%s: %v\n%s", bin, err, out)
 	}
@@ -147,7 +156,7 @@ func runCOIN(tb testing.TB, path string, coef map[string]float64, bin string, ar
 		}
 		recomputed += coef[fs[1]] * v
 	}
-	return reported, recomputed, wall
+	return reported, recomputed, wall, cpu
 }
 
 // clpPath returns the CLP binary or skips the test with a message.
