@@ -214,7 +214,7 @@ func TestSolveNodesMatchesCBC(t *testing.T) {
 	dir := t.TempDir()
 	sizes := [][2]int{{24, 5}, {24, 10}, {48, 10}, {168, 10}, {168, 20}}
 	seeds := 2
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		sizes, seeds = sizes[:3], 1
 	}
 	instances, gaps := 0, 0
@@ -259,7 +259,7 @@ func TestSolveMatchesCLP(t *testing.T) {
 	sizes := [][2]int{{24, 5}, {24, 20}, {48, 10}, {168, 10}, {168, 20}}
 	seeds := 4
 	worst := 0.0
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		sizes, seeds = sizes[:3], 2
 	}
 	for _, sz := range sizes {

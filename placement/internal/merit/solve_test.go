@@ -13,7 +13,7 @@ import (
 func TestSolveMatchesSimplex(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	n := 300
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		n = 60
 	}
 	for i := range n {
@@ -41,8 +41,12 @@ func TestSolveMatchesSimplex(t *testing.T) {
 // curve is the optimum (oracle 1), at every size of the benchmark generator.
 func TestSolveEqualsScreeningWithoutLimits(t *testing.T) {
 	sizes := [][2]int{{24, 1}, {24, 5}, {168, 10}, {168, 50}, {720, 20}, {720, 200}}
+	seeds := uint64(3)
+	if testing.Short() || raceEnabled {
+		seeds = 1
+	}
 	for _, sz := range sizes {
-		for seed := uint64(1); seed <= 3; seed++ {
+		for seed := uint64(1); seed <= seeds; seed++ {
 			p := benchInstance(sz[0], sz[1], seed, false)
 			s, err := Solve(p)
 			if err != nil {
