@@ -151,12 +151,16 @@ type Solution struct {
 	// a node size, 0 for the others; set by SolveNodes only.
 	Nodes []int
 
-	// SlicePrice is the optimal dual of the demand row of slice t: the
-	// marginal cost, in money per GPU, of demand in slice t (divide by Δ_t
-	// for money per GPU-hour). Set by Solve only; nil otherwise.
+	// SlicePrice is an optimal dual p_t ≥ 0 of the demand row of slice t,
+	// in money per GPU of demand in slice t (divide by Δ_t for money per
+	// GPU-hour): one more GPU of demand in slice t costs at least p_t more,
+	// exactly p_t at the margin when the dual is unique. Set by Solve only.
 	SlicePrice []float64
-	// StockValue is the optimal dual μ_k ≥ 0 of the stock limit of offer k:
-	// the money saved per GPU of extra stock, at the margin; 0 for offers
-	// whose limit does not bind and for unlimited offers. Set by Solve only.
+	// StockValue is an optimal dual μ_k ≥ 0 of the stock limit of offer k,
+	// in money per GPU of stock: δ more GPUs of its stock save at most
+	// μ_k·δ, exactly μ_k·δ for small δ when the dual is unique; 0 for an
+	// offer whose limit does not bind and for unlimited offers. The exact
+	// saving of a whole extra node is Solve with the larger limit. Set by
+	// Solve only.
 	StockValue []float64
 }
