@@ -1,6 +1,7 @@
 package merit
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -30,7 +31,7 @@ func benchSolve(b *testing.B, t, k int, limits bool) {
 
 func benchNodes(b *testing.B, t, k int, sizes []float64) {
 	p := withNodes(benchInstance(t, k, 1, true), 1, sizes)
-	loop(b, func() error { _, err := SolveNodes(p, NodeOptions{}); return err })
+	loop(b, func() error { _, err := SolveNodes(context.Background(), p, NodeOptions{}); return err })
 }
 
 func benchScreen(b *testing.B, t, k int) {

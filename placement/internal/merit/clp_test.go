@@ -2,6 +2,7 @@ package merit
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -223,7 +224,7 @@ func TestSolveNodesMatchesCBC(t *testing.T) {
 			for _, nodeSizes := range [][]float64{{8}, {4, 8}} {
 				p := withNodes(shrink(benchInstance(sz[0], sz[1], uint64(seed+11), true), 25), uint64(seed), nodeSizes)
 				name := fmt.Sprintf("t%d_k%d_s%d_g%v", sz[0], sz[1], seed, nodeSizes)
-				s, err := SolveNodes(p, NodeOptions{})
+				s, err := SolveNodes(context.Background(), p, NodeOptions{})
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}

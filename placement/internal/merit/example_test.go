@@ -1,6 +1,7 @@
 package merit_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -62,7 +63,7 @@ func ExampleSolve() {
 // on-demand and spot moves down a layer.
 func ExampleSolveNodes() {
 	p := merit.Problem{DemandGPUs: day(), Offers: offers}
-	s, err := merit.SolveNodes(p, merit.NodeOptions{})
+	s, err := merit.SolveNodes(context.Background(), p, merit.NodeOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

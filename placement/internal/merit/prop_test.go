@@ -1,6 +1,7 @@
 package merit
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
@@ -185,7 +186,7 @@ func nodeProblemGen() *rapid.Generator[Problem] {
 
 func propSolveNodes(t *rapid.T) {
 	p := nodeProblemGen().Draw(t, "nodeProblem")
-	s, err := SolveNodes(p, NodeOptions{})
+	s, err := SolveNodes(context.Background(), p, NodeOptions{})
 	if errors.Is(err, ErrInfeasible) {
 		if _, err2 := Solve(p); !errors.Is(err2, ErrInfeasible) {
 			t.Fatalf("SolveNodes infeasible (%v), Solve not (%v)", err, err2)
@@ -209,16 +210,16 @@ func propSolveNodes(t *rapid.T) {
 	if err != nil || relaxed.CostTotal > s.CostTotal*(1+1e-9)+1e-9 {
 		t.Fatalf("divisible optimum %g (%v) above whole nodes %g", relaxed.CostTotal, err, s.CostTotal)
 	}
-	bb, err := SolveNodes(p, NodeOptions{forceSearch: true})
+	bb, err := SolveNodes(context.Background(), p, NodeOptions{forceSearch: true})
 	if err != nil || !relClose(bb.CostTotal, s.CostTotal, 1e-9) {
 		t.Fatalf("branch-and-bound %g (%v), SolveNodes %g", bb.CostTotal, err, s.CostTotal)
 	}
 	more := p
 	more.Offers = append(append([]Offer(nil), p.Offers...), offerGen().Draw(t, "extra"))
-	if s2, err := SolveNodes(more, NodeOptions{}); err != nil || s2.CostTotal > s.CostTotal*(1+1e-9)+1e-9 {
+	if s2, err := SolveNodes(context.Background(), more, NodeOptions{}); err != nil || s2.CostTotal > s.CostTotal*(1+1e-9)+1e-9 {
 		t.Fatalf("adding an offer: %g (%v) > %g", s2.CostTotal, err, s.CostTotal)
 	}
-	again, _ := SolveNodes(p, NodeOptions{})
+	again, _ := SolveNodes(context.Background(), p, NodeOptions{})
 	if diff := cmp.Diff(s, again); diff != "" {
 		t.Fatalf("not deterministic (-first +second):\n%s", diff)
 	}

@@ -1,6 +1,7 @@
 package merit
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -51,7 +52,7 @@ func TestValidate(t *testing.T) {
 			}
 			for _, f := range []func() error{
 				func() error { _, err := Solve(tc.p); return err },
-				func() error { _, err := SolveNodes(tc.p, NodeOptions{}); return err },
+				func() error { _, err := SolveNodes(context.Background(), tc.p, NodeOptions{}); return err },
 				func() error { _, err := Screen(tc.p); return err },
 			} {
 				if err := f(); !errors.Is(err, ErrInvalid) {
@@ -70,7 +71,7 @@ func TestInfeasible(t *testing.T) {
 	// Stock 6 + 12 (13 GPUs are three whole 4-GPU nodes) = 18 < 20.
 	for _, f := range []func() error{
 		func() error { _, err := Solve(p); return err },
-		func() error { _, err := SolveNodes(p, NodeOptions{}); return err },
+		func() error { _, err := SolveNodes(context.Background(), p, NodeOptions{}); return err },
 		func() error { _, err := Screen(p); return err },
 	} {
 		err := f()
@@ -136,7 +137,7 @@ func propNoPanic(t *rapid.T) {
 			t.Fatalf("Solve: %v", err)
 		}
 	}
-	if s, err := SolveNodes(p, NodeOptions{MaxNodes: 50}); err == nil {
+	if s, err := SolveNodes(context.Background(), p, NodeOptions{MaxNodes: 50}); err == nil {
 		if err := Check(p, s, 1e-6*math.Max(1, gpuTol(p)*1e9)); err != nil {
 			t.Fatalf("SolveNodes: %v", err)
 		}
