@@ -43,6 +43,8 @@
 // by validation or decoding, with an error naming it:
 //   - [MaxGPUs] bounds Workload.GPUs (2²⁴);
 //   - [MaxSamples] bounds the samples of any analysis (2²⁰);
+//   - [MaxCurveNodes] bounds the curves in one demand curve's tree (64), so
+//     that sampling a million times stays within about a second;
 //   - [MaxCurveDepth] bounds the nesting of combinators in JSON (32);
 //   - [MaxProblems] bounds the problems one validation or read lists (100);
 //     the rest are counted in a final [*MoreProblemsError];

@@ -285,10 +285,8 @@ func (w Workload) Validate() error {
 
 // validateDemand checks a service's demand curve over the horizon.
 func validateDemand(c Curve, horizon time.Duration) error {
-	if v, ok := c.(interface{ Validate() error }); ok {
-		if err := v.Validate(); err != nil {
-			return errors.Join(prefixErrors("demand", err)...)
-		}
+	if err := validateCurve(c); err != nil {
+		return errors.Join(prefixErrors("demand", err)...)
 	}
 	n := int(math.Ceil(float64(horizon) / float64(time.Hour)))
 	p, err := Sample(c, horizon, min(max(n, 1), MaxSamples))
