@@ -186,7 +186,7 @@ func (d Decoder) Catalog(data []byte) (Catalog, error) {
 	c := Catalog{Currency: w.Currency, AsOf: time.Time(w.AsOf)}
 	var p problems
 	cc := c.check(&p)
-	var kept offerChunks
+	var kept []Offer
 	decoded := true
 	for i, raw := range w.Offers {
 		o, err := d.Offer(raw)
@@ -198,7 +198,7 @@ func (d Decoder) Catalog(data []byte) (Catalog, error) {
 		// Report the problems of the offers that did decode as well.
 		cc.offer(&p, o)
 		if decoded && p.more == 0 {
-			kept = kept.add([]Offer{o})
+			kept = append(kept, o)
 		} else {
 			kept = nil
 		}
@@ -206,7 +206,7 @@ func (d Decoder) Catalog(data []byte) (Catalog, error) {
 	if !decoded || p.more > 0 {
 		return Catalog{}, p.err()
 	}
-	c.Offers = kept.offers()
+	c.Offers = kept
 	return c, p.err()
 }
 
