@@ -209,3 +209,47 @@ func TestCurveNodesBound(t *testing.T) {
 		}
 	}
 }
+
+// TestCurveDecoderNodes: the curve decoder had no term cap; it stops at
+// MaxCurveNodes curves, as validation does.
+func TestCurveDecoderNodes(t *testing.T) {
+	sum := func(n int) []byte {
+		terms := make([]string, n)
+		for i := range terms {
+			terms[i] = `{"type":"constant","value":0}`
+		}
+		return []byte(`{"type":"sum","terms":[` + strings.Join(terms, ",") + `]}`)
+	}
+	if _, err := UnmarshalCurve(sum(MaxCurveNodes - 1)); err != nil {
+		t.Errorf("a sum of MaxCurveNodes curves: %v", err)
+	}
+	for _, n := range []int{MaxCurveNodes, 40_000} {
+		if _, err := UnmarshalCurve(sum(n)); !errors.Is(err, ErrOutOfRange) || !strings.Contains(err.Error(), "MaxCurveNodes") {
+			t.Errorf("a sum of %d terms: %v, want ErrOutOfRange naming MaxCurveNodes", n, err)
+		}
+	}
+	// Nested sums count as one tree.
+	inner := string(sum(40))
+	nested := []byte(`{"type":"sum","terms":[` + inner + `,` + inner + `]}`)
+	if _, err := UnmarshalCurve(nested); !errors.Is(err, ErrOutOfRange) {
+		t.Errorf("two nested sums of 40: %v, want ErrOutOfRange", err)
+	}
+}
+
+// TestJSONAmountLength: costOfDelayPerDay had no length cap (decimals parse
+// in quadratic time); it has MaxNumberLen, as provider's money fields do.
+func TestJSONAmountLength(t *testing.T) {
+	read := func(amount string) error {
+		_, err := ReadWorkload(strings.NewReader(`{"name":"j","kind":"batch","gpus":1,"workGPUHours":1,"costOfDelayPerDay":` + amount + `}`))
+		return err
+	}
+	atCap := `"1.` + strings.Repeat("0", MaxNumberLen-2) + `"`
+	if err := read(atCap); err != nil {
+		t.Errorf("an amount of MaxNumberLen characters: %v", err)
+	}
+	for _, long := range []string{`"1.` + strings.Repeat("0", MaxNumberLen-1) + `"`, strings.Repeat("9", 1_000_000)} {
+		if err := read(long); !errors.Is(err, ErrOutOfRange) || !strings.Contains(err.Error(), "MaxNumberLen") {
+			t.Errorf("an amount of %d characters: %.300v, want ErrOutOfRange naming MaxNumberLen", len(long), err)
+		}
+	}
+}
