@@ -286,10 +286,8 @@ func (w Workload) Validate() error {
 
 // validateDemand checks a service's demand curve over the horizon.
 func validateDemand(c Curve, horizon time.Duration) error {
-	if v, ok := c.(interface{ Validate() error }); ok {
-		if err := v.Validate(); err != nil {
-			return errors.Join(prefixErrors("demand", err)...)
-		}
+	if err := validateCurve(c); err != nil {
+		return errors.Join(prefixErrors("demand", err)...)
 	}
 	// A periodic curve repeats (At(t+p) == At(t)): one period tells all.
 	span := horizon
