@@ -20,7 +20,8 @@ import (
 // checkpoint/restart model (checkpointed work, at the workload's fixed
 // interval or Daly's optimum), by restarts only (stateless work), or by
 // restarts from scratch (work that tolerates no interruption). A service holds
-// the nodes its demand curve needs in every sampled slice: pay-as-you-go
+// the nodes its demand curve needs in every slice (the peak of each slice of
+// workload.Discretize, sampled once by Prepare at Assumptions.Step): pay-as-you-go
 // offers bill the runs of each node, committed and owned offers bill the
 // nodes that cover the peak, and owned servers burn power by utilization.
 //
