@@ -148,8 +148,14 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 	return p, nil
 }
 
-// Workload returns the prepared workload.
-func (p *Prepared) Workload() workload.Workload { return p.w }
+// Workload returns a copy of the prepared workload (its requirement map and
+// slices are the caller's to modify).
+func (p *Prepared) Workload() workload.Workload {
+	w := p.w
+	w.Requirements.Models = maps.Clone(w.Requirements.Models)
+	w.Requirements.Jurisdictions = slices.Clone(w.Requirements.Jurisdictions)
+	return w
+}
 
 // Assumptions returns the assumptions the workload was prepared under.
 func (p *Prepared) Assumptions() Assumptions {
