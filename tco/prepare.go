@@ -148,11 +148,24 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 	return p, nil
 }
 
-// Workload returns the prepared workload.
-func (p *Prepared) Workload() workload.Workload { return p.w }
+// Workload returns a copy of the prepared workload (its requirement map and
+// slices are the caller's to modify); the zero Workload for a nil Prepared.
+func (p *Prepared) Workload() workload.Workload {
+	if p == nil {
+		return workload.Workload{}
+	}
+	w := p.w
+	w.Requirements.Models = maps.Clone(w.Requirements.Models)
+	w.Requirements.Jurisdictions = slices.Clone(w.Requirements.Jurisdictions)
+	return w
+}
 
-// Assumptions returns the assumptions the workload was prepared under.
+// Assumptions returns a copy of the assumptions the workload was prepared
+// under; the zero Assumptions for a nil Prepared.
 func (p *Prepared) Assumptions() Assumptions {
+	if p == nil {
+		return Assumptions{}
+	}
 	a := p.a
 	a.Exclude = slices.Clone(a.Exclude)
 	return a

@@ -2,6 +2,8 @@ package tco
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"time"
 
 	"github.com/gputco/gputco/provider"
@@ -427,15 +429,33 @@ func (m *model) billedHours(u provider.Usage) decimal.Decimal {
 	if m.pr.metering == nil {
 		return decimal.NewFromInt(int64(u.Nodes)).Mul(hoursDec(u.Horizon))
 	}
-	ns := decimal.Zero
+	// In int64 nanoseconds while that cannot overflow, in decimals beyond.
+	var ns uint64
+	exact := true
+	for _, r := range u.Runs {
+		if r.Count <= 0 || r.Nodes <= 0 {
+			continue
+		}
+		hi, per := bits.Mul64(uint64(m.pr.metering.BilledDuration(r.Length)), uint64(r.Count)*uint64(r.Nodes))
+		sum, carry := bits.Add64(ns, per, 0)
+		if hi != 0 || carry != 0 || sum > math.MaxInt64 || uint64(r.Count) > math.MaxUint32 || uint64(r.Nodes) > math.MaxUint32 {
+			exact = false
+			break
+		}
+		ns = sum
+	}
+	if exact {
+		return hoursDec(time.Duration(ns))
+	}
+	total := decimal.Zero
 	for _, r := range u.Runs {
 		if r.Count <= 0 || r.Nodes <= 0 {
 			continue
 		}
 		b := decimal.NewFromInt(int64(m.pr.metering.BilledDuration(r.Length)))
-		ns = ns.Add(b.Mul(decimal.NewFromInt(int64(r.Count) * int64(r.Nodes))))
+		total = total.Add(b.Mul(decimal.NewFromInt(int64(r.Count))).Mul(decimal.NewFromInt(int64(r.Nodes))))
 	}
-	return ns.DivRound(nsPerHourDec, provider.Precision)
+	return total.DivRound(nsPerHourDec, provider.Precision)
 }
 
 var nsPerHourDec = decimal.NewFromInt(int64(time.Hour))
