@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"fmt"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -15,6 +17,37 @@ type Charge struct {
 	Amount decimal.Decimal `json:"amount"`
 	// Timing says when within the horizon the amount is paid.
 	Timing Timing `json:"timing"`
+}
+
+// CheckCharges reports every charge of cs whose amount has a decimal
+// exponent beyond ±MaxExponent, as validation reports such inputs: adding
+// one to an ordinary amount builds a number of billions of digits. Code that
+// prices through a Pricing it does not control (Credit, RatePerGPUHour, the
+// tco package) checks what it returns before adding it up.
+func CheckCharges(cs []Charge) error {
+	var p problems
+	for i, c := range cs {
+		p.exponent(indexed("Charges", i, "Amount"), c.Amount)
+	}
+	return p.err()
+}
+
+// CheckRates reports every rate of rs whose amount has a decimal exponent
+// beyond ±MaxExponent, as CheckCharges does for charges.
+func CheckRates(rs []Rate) error {
+	var p problems
+	for i, r := range rs {
+		p.exponent(indexed("Rates", i, "Amount"), r.Amount)
+	}
+	return p.err()
+}
+
+// exponent adds a problem if d's exponent is beyond ±MaxExponent.
+func (p *problems) exponent(field string, d decimal.Decimal) {
+	if !moneyInBounds(d) {
+		p.add(field, fmt.Sprintf("%se%d", d.Coefficient(), d.Exponent()),
+			fmt.Errorf("decimal exponent beyond ±MaxExponent = %d: %w", MaxExponent, ErrOutOfRange))
+	}
 }
 
 // Total returns the sum of the amounts of cs; zero for none.

@@ -2,8 +2,11 @@ package tco_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/gputco/gputco/provider"
 	"github.com/gputco/gputco/tco"
@@ -56,5 +59,40 @@ func TestDeepCreditChainRefused(t *testing.T) {
 	}
 	if _, err := tco.Evaluate(boundsJob(8, 8), boundsOffer(p), tco.Assumptions{}); !errors.Is(err, provider.ErrOutOfRange) {
 		t.Errorf("Evaluate of 10⁴ credits: %v, want ErrOutOfRange", err)
+	}
+}
+
+// hugePricing is a custom pricing whose charges have a decimal exponent far
+// beyond any input's.
+type hugePricing struct{}
+
+func (hugePricing) Mode() string    { return "huge" }
+func (hugePricing) Validate() error { return nil }
+func (hugePricing) Charges(u provider.Usage) ([]provider.Charge, error) {
+	return []provider.Charge{{Category: provider.Compute, Label: "huge", Amount: decimal.New(1, math.MaxInt32), Timing: provider.Spread}}, nil
+}
+
+// TestHugeChargeExponentRefused: a custom Pricing returning
+// decimal.New(1, 2147483647) made Evaluate hang (adding it to other amounts
+// builds a number of two billion digits). What a pricing returns is bounded
+// as inputs are, by provider.MaxExponent.
+func TestHugeChargeExponentRefused(t *testing.T) {
+	_, err := tco.Evaluate(boundsJob(8, 8), boundsOffer(hugePricing{}), tco.Assumptions{})
+	if !errors.Is(err, provider.ErrOutOfRange) || !strings.Contains(fmt.Sprint(err), "MaxExponent") {
+		t.Errorf("Evaluate with a charge of 1e2147483647: %v, want ErrOutOfRange naming MaxExponent", err)
+	}
+	_, err = tco.Simulate(boundsJob(8, 8), boundsOffer(hugePricing{}), tco.Assumptions{}, tco.SimulateOptions{Trials: 10})
+	if !errors.Is(err, provider.ErrOutOfRange) {
+		t.Errorf("Simulate with a charge of 1e2147483647: %v, want ErrOutOfRange", err)
+	}
+	if _, err := boundsOffer(hugePricing{}).RatePerGPUHour(time.Hour); !errors.Is(err, provider.ErrOutOfRange) {
+		t.Errorf("RatePerGPUHour: %v, want ErrOutOfRange", err)
+	}
+	credited := provider.Credit{Base: hugePricing{}, Amount: decimal.NewFromInt(1)}
+	if _, err := credited.Charges(provider.Usage{Horizon: time.Hour}); !errors.Is(err, provider.ErrOutOfRange) {
+		t.Errorf("Credit around it: %v, want ErrOutOfRange", err)
+	}
+	if _, err := tco.Evaluate(boundsJob(8, 8), boundsOffer(credited), tco.Assumptions{}); !errors.Is(err, provider.ErrOutOfRange) {
+		t.Errorf("Evaluate of a credit around it: %v, want ErrOutOfRange", err)
 	}
 }

@@ -22,4 +22,12 @@
 // Money is decimal.Decimal; times are time.Duration; quantities are float64.
 // No input panics the package; every function is pure and safe for concurrent
 // use.
+//
+// # Limits
+//
+// Every input is bounded so that no request can take unbounded work or
+// memory and no figure is silently cut; each limit is checked once, with an
+// error naming it:
+//   - the charges and rates a pricing returns (a custom one included) have
+//     decimal exponents within ±provider.MaxExponent (provider.CheckCharges);
 package tco

@@ -129,7 +129,11 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 		}
 		walls[i] = hoursToDuration(wall)
 		finishes[i] = satAdd(delay, rep.TransferTime, hoursToDuration(m.setupHours), walls[i])
-		lines, err := m.otherLines(m.withCredits(asLines(cs)), usage.Horizon.Hours(), cs, delay, finishes[i])
+		credited, err := m.withCredits(asLines(cs))
+		if err != nil {
+			return Simulation{}, err
+		}
+		lines, err := m.otherLines(credited, usage.Horizon.Hours(), cs, delay, finishes[i])
 		if err != nil {
 			return Simulation{}, err
 		}

@@ -238,6 +238,9 @@ func (m *model) terms() (Terms, error) {
 		if rates, err = lin.Rates(final.Horizon); err != nil {
 			return Terms{}, err
 		}
+		if err := provider.CheckRates(rates); err != nil {
+			return Terms{}, err
+		}
 	}
 	switch {
 	case linear:
@@ -327,6 +330,9 @@ func (m *model) terms() (Terms, error) {
 		cs := pricing
 		for i := len(m.pr.wrappers) - 1; i >= 0; i-- {
 			cs = m.pr.wrappers[i].Apply(cs)
+			if err := provider.CheckCharges(cs); err != nil {
+				return Terms{}, err
+			}
 		}
 		add(provider.CreditCategory, "credit", PerOffer, OwnerOffer, provider.Upfront, provider.Total(cs).Sub(before))
 	}
