@@ -96,3 +96,27 @@ func TestHugeChargeExponentRefused(t *testing.T) {
 		t.Errorf("Evaluate of a credit around it: %v, want ErrOutOfRange", err)
 	}
 }
+// TestUnrepresentableSpotRunsRefused: a spot interruption rate of 8·10¹²
+// per hour on stateless work without restart time rounded every run to 0 ns
+// (the total was the no-preemption total, billed GPU-hours 0), and 10³⁰⁰
+// per hour gave Runs[0].Count = −9223372036854775807. Rates whose runs would
+// be shorter than a nanosecond are refused; ordinary ones are priced.
+func TestUnrepresentableSpotRunsRefused(t *testing.T) {
+	spot := func(rate float64) provider.Offer {
+		return boundsOffer(provider.Spot{RatePerHour: decimal.NewFromInt(10), Increment: time.Second, InterruptionRatePerHour: rate})
+	}
+	w := boundsJob(8, 80) // 10 h of one node
+	for _, rate := range []float64{8e12, 1e300} {
+		r, err := tco.Evaluate(w, spot(rate), tco.Assumptions{})
+		if !errors.Is(err, tco.ErrInfeasible) || !strings.Contains(fmt.Sprint(err), "1 ns") {
+			t.Errorf("rate %g/h: err = %v, total %s, billed %g GPU-h; want ErrInfeasible naming the 1 ns limit", rate, err, r.Total, r.BilledGPUHours)
+		}
+	}
+	r, err := tco.Evaluate(w, spot(60), tco.Assumptions{}) // one a minute: runs of a minute, billed
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Line(provider.Preemption); !got.IsPositive() {
+		t.Errorf("one preemption a minute, billed per second: preemption line %s, want > 0", got)
+	}
+}

@@ -30,4 +30,7 @@
 // error naming it:
 //   - the charges and rates a pricing returns (a custom one included) have
 //     decimal exponents within ±provider.MaxExponent (provider.CheckCharges);
+//   - a job's preemptions must leave runs of at least 1 ns: a spot
+//     interruption rate so high that they would not is refused (ErrInfeasible)
+//     rather than priced as free;
 package tco

@@ -121,6 +121,9 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 		} else {
 			var preemptions float64
 			wall, preemptions = m.drawWall(src, rng)
+			if err := checkRuns(wall, preemptions); err != nil {
+				return Simulation{}, err
+			}
 			usage = m.jobUsage(wall, preemptions, m.heldSetup)
 		}
 		cs, err := m.charges(usage)
