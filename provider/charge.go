@@ -19,11 +19,17 @@ type Charge struct {
 	Timing Timing `json:"timing"`
 }
 
+// MaxChargeExponent bounds the decimal exponent of the amounts a pricing
+// returns: ±4096. Arithmetic on valid inputs (amounts within ±MaxExponent,
+// float quantities down to 10⁻³⁰⁸) reaches exponents of a few hundred;
+// adding an amount of exponent 2³¹ to an ordinary one would build a number
+// of two billion digits.
+const MaxChargeExponent = 1 << 12
+
 // CheckCharges reports every charge of cs whose amount has a decimal
-// exponent beyond ±MaxExponent, as validation reports such inputs: adding
-// one to an ordinary amount builds a number of billions of digits. Code that
-// prices through a Pricing it does not control (Credit, RatePerGPUHour, the
-// tco package) checks what it returns before adding it up.
+// exponent beyond ±MaxChargeExponent. Code that prices through a Pricing it
+// does not control (Credit, RatePerGPUHour, the tco package) checks what it
+// returns before adding it up.
 func CheckCharges(cs []Charge) error {
 	var p problems
 	for i, c := range cs {
@@ -33,7 +39,7 @@ func CheckCharges(cs []Charge) error {
 }
 
 // CheckRates reports every rate of rs whose amount has a decimal exponent
-// beyond ±MaxExponent, as CheckCharges does for charges.
+// beyond ±MaxChargeExponent, as CheckCharges does for charges.
 func CheckRates(rs []Rate) error {
 	var p problems
 	for i, r := range rs {
@@ -42,11 +48,11 @@ func CheckRates(rs []Rate) error {
 	return p.err()
 }
 
-// exponent adds a problem if d's exponent is beyond ±MaxExponent.
+// exponent adds a problem if d's exponent is beyond ±MaxChargeExponent.
 func (p *problems) exponent(field string, d decimal.Decimal) {
-	if !moneyInBounds(d) {
-		p.add(field, fmt.Sprintf("%se%d", d.Coefficient(), d.Exponent()),
-			fmt.Errorf("decimal exponent beyond ±MaxExponent = %d: %w", MaxExponent, ErrOutOfRange))
+	if e := d.Exponent(); e > MaxChargeExponent || e < -MaxChargeExponent {
+		p.add(field, fmt.Sprintf("%se%d", d.Coefficient(), e),
+			fmt.Errorf("decimal exponent beyond ±MaxChargeExponent = %d: %w", MaxChargeExponent, ErrOutOfRange))
 	}
 }
 

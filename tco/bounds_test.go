@@ -75,11 +75,11 @@ func (hugePricing) Charges(u provider.Usage) ([]provider.Charge, error) {
 // TestHugeChargeExponentRefused: a custom Pricing returning
 // decimal.New(1, 2147483647) made Evaluate hang (adding it to other amounts
 // builds a number of two billion digits). What a pricing returns is bounded
-// as inputs are, by provider.MaxExponent.
+// as inputs are, by provider.MaxChargeExponent.
 func TestHugeChargeExponentRefused(t *testing.T) {
 	_, err := tco.Evaluate(boundsJob(8, 8), boundsOffer(hugePricing{}), tco.Assumptions{})
-	if !errors.Is(err, provider.ErrOutOfRange) || !strings.Contains(fmt.Sprint(err), "MaxExponent") {
-		t.Errorf("Evaluate with a charge of 1e2147483647: %v, want ErrOutOfRange naming MaxExponent", err)
+	if !errors.Is(err, provider.ErrOutOfRange) || !strings.Contains(fmt.Sprint(err), "MaxChargeExponent") {
+		t.Errorf("Evaluate with a charge of 1e2147483647: %v, want ErrOutOfRange naming MaxChargeExponent", err)
 	}
 	_, err = tco.Simulate(boundsJob(8, 8), boundsOffer(hugePricing{}), tco.Assumptions{}, tco.SimulateOptions{Trials: 10})
 	if !errors.Is(err, provider.ErrOutOfRange) {
@@ -96,6 +96,7 @@ func TestHugeChargeExponentRefused(t *testing.T) {
 		t.Errorf("Evaluate of a credit around it: %v, want ErrOutOfRange", err)
 	}
 }
+
 // TestUnrepresentableSpotRunsRefused: a spot interruption rate of 8·10¹²
 // per hour on stateless work without restart time rounded every run to 0 ns
 // (the total was the no-preemption total, billed GPU-hours 0), and 10³⁰⁰

@@ -29,7 +29,8 @@
 // memory and no figure is silently cut; each limit is checked once, with an
 // error naming it:
 //   - the charges and rates a pricing returns (a custom one included) have
-//     decimal exponents within ±provider.MaxExponent (provider.CheckCharges);
+//     decimal exponents within ±provider.MaxChargeExponent
+//     (provider.CheckCharges);
 //   - a job's preemptions must leave runs of at least 1 ns: a spot
 //     interruption rate so high that they would not is refused (ErrInfeasible)
 //     rather than priced as free;
