@@ -121,3 +121,48 @@ func TestUnrepresentableSpotRunsRefused(t *testing.T) {
 		t.Errorf("one preemption a minute, billed per second: preemption line %s, want > 0", got)
 	}
 }
+
+// TestLongHorizons: services longer than 73.1 years were refused on every
+// offer with node failures ("cannot finish") although the stretch was
+// 1.00016, and job horizons beyond 146.2 years were cut to 1,281,023 h. Up
+// to tco.MaxHorizon both are priced whole; beyond it they are refused with
+// an error naming the limit.
+func TestLongHorizons(t *testing.T) {
+	failing := boundsOffer(nil)
+	failing.Hidden.NodeMTBF, failing.Hidden.RecoveryTime = 10_000*time.Hour, time.Hour
+	svc := func(h time.Duration) workload.Workload {
+		return workload.Workload{Name: "svc", Kind: workload.Inference, GPUs: 8, Demand: workload.Constant{Value: 1}, Horizon: h,
+			Interruption: workload.Interruption{Tolerance: workload.Stateless, RestartTime: time.Hour}}
+	}
+	for _, h := range []time.Duration{80 * provider.Year, tco.MaxHorizon} {
+		r, err := tco.Evaluate(svc(h), failing, tco.Assumptions{})
+		if err != nil {
+			t.Errorf("service of %v: %v", h, err)
+			continue
+		}
+		if r.Horizon != h {
+			t.Errorf("service of %v priced over %v", h, r.Horizon)
+		}
+	}
+	beyond := tco.MaxHorizon + time.Hour
+	if _, err := tco.Evaluate(svc(beyond), failing, tco.Assumptions{}); !errors.Is(err, tco.ErrInvalidAssumptions) || !strings.Contains(fmt.Sprint(err), "MaxHorizon") {
+		t.Errorf("service beyond MaxHorizon: %v, want ErrInvalidAssumptions naming MaxHorizon", err)
+	}
+	job := boundsJob(8, 80)
+	r, err := tco.Evaluate(job, boundsOffer(nil), tco.Assumptions{Horizon: tco.MaxHorizon})
+	if err != nil || r.Horizon != tco.MaxHorizon {
+		t.Errorf("job over MaxHorizon: horizon %v, err %v; want the whole horizon", r.Horizon, err)
+	}
+	// Setup and work that hold capacity beyond MaxHorizon are refused, not cut.
+	long := job
+	long.Setup.EngineerHours = 2 * tco.MaxHorizon.Hours()
+	if r, err := tco.Evaluate(long, boundsOffer(nil), tco.Assumptions{}); !errors.Is(err, tco.ErrInfeasible) || !strings.Contains(fmt.Sprint(err), "MaxHorizon") {
+		t.Errorf("setup of 200 years: horizon %v, err %v; want ErrInfeasible naming MaxHorizon", r.Horizon, err)
+	}
+	for _, h := range []time.Duration{200 * provider.Year, math.MaxInt64} {
+		r, err := tco.Evaluate(job, boundsOffer(nil), tco.Assumptions{Horizon: h})
+		if !errors.Is(err, tco.ErrInvalidAssumptions) || !strings.Contains(fmt.Sprint(err), "MaxHorizon") {
+			t.Errorf("job over %v: horizon %v, err %v; want ErrInvalidAssumptions naming MaxHorizon", h, r.Horizon, err)
+		}
+	}
+}

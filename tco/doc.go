@@ -34,4 +34,8 @@
 //   - a job's preemptions must leave runs of at least 1 ns: a spot
 //     interruption rate so high that they would not is refused (ErrInfeasible)
 //     rather than priced as free;
+//   - [MaxHorizon] bounds the horizon costed (100 years), the workload's or
+//     the assumptions'; a job's setup and expected wall time may not hold
+//     capacity beyond it either, and a service's runs, stretched by
+//     restarts, up to about 146 years;
 package tco

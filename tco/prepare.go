@@ -79,6 +79,10 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 	if err := errors.Join(w.Validate(), oerr, a.Validate()); err != nil {
 		return nil, err
 	}
+	if a.Horizon == 0 && w.Horizon > MaxHorizon {
+		return nil, fmt.Errorf("tco: workload %q: horizon %v beyond MaxHorizon = %v (100 years): %w",
+			w.Name, w.Horizon, MaxHorizon, ErrInvalidAssumptions)
+	}
 	p := &Prepared{w: w, a: a, ok: true}
 	p.a.Exclude = slices.Clone(a.Exclude)
 	if h := p.fixedHorizon(); h > 0 {
