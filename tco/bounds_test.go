@@ -166,3 +166,33 @@ func TestLongHorizons(t *testing.T) {
 		}
 	}
 }
+
+// TestShortDemandPeriodMean: a service whose demand period is under the
+// sampling step was priced at a mean of its samples (0, then 0.5) while
+// workload.Mean says 4/9. The priced mean is workload.Mean's.
+func TestShortDemandPeriodMean(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		curve workload.Curve
+	}{
+		{"9 min cycle, 4 min on", workload.Steps{Cycle: 9 * time.Minute, Steps: []workload.Step{{Start: 0, Value: 1}, {Start: 4 * time.Minute, Value: 0}}}},
+		{"7 min cycle, 4 min on", workload.Steps{Cycle: 7 * time.Minute, Steps: []workload.Step{{Start: 0, Value: 1}, {Start: 4 * time.Minute, Value: 0}}}},
+		{"diurnal", workload.Diurnal{Mean: 0.5, Amplitude: 0.4, PeakHour: 14}},
+	} {
+		horizon := 30 * 24 * time.Hour
+		w := workload.Workload{Name: "svc", Kind: workload.Inference, GPUs: 8, Demand: tt.curve, Horizon: horizon,
+			Interruption: workload.Interruption{Tolerance: workload.Stateless}}
+		r, err := tco.Evaluate(w, boundsOffer(nil), tco.Assumptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		want, err := workload.Mean(tt.curve, horizon)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := r.UsefulGPUHours / (8 * horizon.Hours())
+		if math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s: priced mean %v, workload.Mean %v", tt.name, got, want)
+		}
+	}
+}
