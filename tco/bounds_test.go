@@ -196,3 +196,26 @@ func TestShortDemandPeriodMean(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateTrialsBound: Trials = MaxInt panicked (makeslice), 2⁴⁰ and
+// 10⁸ died of out-of-memory. Trials beyond tco.MaxTrials are refused with an
+// error naming the limit; the limit itself is accepted on a quiet offer.
+func TestSimulateTrialsBound(t *testing.T) {
+	w, o := boundsJob(8, 8), boundsOffer(nil)
+	for _, n := range []int{tco.MaxTrials + 1, 1 << 40, math.MaxInt} {
+		if _, err := tco.Simulate(w, o, tco.Assumptions{}, tco.SimulateOptions{Trials: n}); !errors.Is(err, tco.ErrInvalidAssumptions) || !strings.Contains(fmt.Sprint(err), "MaxTrials") {
+			t.Errorf("Trials = %d: %v, want ErrInvalidAssumptions naming MaxTrials", n, err)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	s, err := tco.Simulate(w, o, tco.Assumptions{}, tco.SimulateOptions{Trials: tco.MaxTrials})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Trials != tco.MaxTrials || !s.Cost.P99.Equal(s.Expected.Total) || !s.Cost.Mean.Equal(s.Expected.Total) {
+		t.Errorf("quiet offer at MaxTrials: %d trials, mean %s, P99 %s; want %d and the expected %s",
+			s.Trials, s.Cost.Mean, s.Cost.P99, tco.MaxTrials, s.Expected.Total)
+	}
+}

@@ -38,4 +38,9 @@
 //     the assumptions'; a job's setup and expected wall time may not hold
 //     capacity beyond it either, and a service's runs, stretched by
 //     restarts, up to about 146 years;
+//   - [MaxTrials] bounds Simulate's trials (2²⁰), and its memory is that of
+//     [QuantileSample] trials (2¹⁶) however many run: beyond that many, its
+//     quantiles are those of a uniform sample of the trials; a simulation
+//     that would draw more than 5·10⁷ random events is refused
+//     (ErrTooManyEvents).
 package tco

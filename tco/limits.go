@@ -8,3 +8,8 @@ import "github.com/gputco/gputco/provider"
 // without saturating (about 146 years). A longer horizon is refused, never
 // cut.
 const MaxHorizon = 100 * provider.Year
+
+// MaxTrials bounds SimulateOptions.Trials: 2²⁰, about a million, a few
+// seconds of trials that draw few random events. Memory does not grow with
+// the trials beyond QuantileSample of them.
+const MaxTrials = 1 << 20
