@@ -111,7 +111,9 @@ func (m *model) price() error {
 		}
 		last = cs
 	}
-	lines = m.withCredits(lines)
+	if lines, err = m.withCredits(lines); err != nil {
+		return err
+	}
 	lines, err = m.otherLines(lines, m.holdHours, last, m.rep.StartDelay, m.rep.Finish)
 	if err != nil {
 		return err
@@ -132,6 +134,9 @@ func sameHolding(a, b provider.Usage) bool {
 // credits afterwards, once, to all the pricing's lines.
 func (m *model) charges(u provider.Usage) ([]provider.Charge, error) {
 	cs, err := m.pr.base.Charges(u)
+	if err == nil {
+		err = provider.CheckCharges(cs) // a custom pricing's amounts are bounded as inputs are
+	}
 	if err != nil || len(m.a.Exclude) == 0 {
 		return cs, err
 	}
@@ -145,10 +150,11 @@ func (m *model) charges(u provider.Usage) ([]provider.Charge, error) {
 }
 
 // withCredits applies the offer's wrappers (credits), innermost first, to
-// the pricing's lines; the lines they add belong to the offer.
-func (m *model) withCredits(lines []Line) []Line {
+// the pricing's lines; the lines they add belong to the offer. What a
+// wrapper returns is bounded as a pricing's charges are.
+func (m *model) withCredits(lines []Line) ([]Line, error) {
 	if len(m.pr.wrappers) == 0 {
-		return lines
+		return lines, nil
 	}
 	cs := make([]provider.Charge, len(lines))
 	for i, l := range lines {
@@ -156,6 +162,9 @@ func (m *model) withCredits(lines []Line) []Line {
 	}
 	for i := len(m.pr.wrappers) - 1; i >= 0; i-- {
 		cs = m.pr.wrappers[i].Apply(cs)
+		if err := provider.CheckCharges(cs); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]Line, len(cs))
 	for i, c := range cs {
@@ -164,7 +173,7 @@ func (m *model) withCredits(lines []Line) []Line {
 			out[i].Owner = lines[i].Owner
 		}
 	}
-	return out
+	return out, nil
 }
 
 // otherLines appends the lines priced from the hidden-cost profile rather

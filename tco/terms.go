@@ -222,7 +222,9 @@ func (m *model) terms() (Terms, error) {
 	if err != nil {
 		return Terms{}, err
 	}
-	b.credits()
+	if err := b.credits(); err != nil {
+		return Terms{}, err
+	}
 	if err := b.hidden(); err != nil {
 		return Terms{}, err
 	}
@@ -309,6 +311,9 @@ func (b *termsBuilder) fromRates(lin provider.Linear) error {
 	if err != nil {
 		return err
 	}
+	if err := provider.CheckRates(rates); err != nil {
+		return err
+	}
 	var busy, billedPre, billedFinal decimal.Decimal
 	for _, r := range rates {
 		switch {
@@ -393,15 +398,19 @@ func (b *termsBuilder) fromCharges() error {
 
 // credits adds what the offer's wrappers (credits) take off the pricing's
 // lines at the workload's own use, once per offer.
-func (b *termsBuilder) credits() {
+func (b *termsBuilder) credits() error {
 	if !b.credited {
-		return
+		return nil
 	}
 	cs := b.pricing
 	for i := len(b.m.pr.wrappers) - 1; i >= 0; i-- {
 		cs = b.m.pr.wrappers[i].Apply(cs)
+		if err := provider.CheckCharges(cs); err != nil {
+			return err
+		}
 	}
 	b.add(provider.CreditCategory, "credit", PerOffer, OwnerOffer, provider.Upfront, provider.Total(cs).Sub(provider.Total(b.pricing)))
+	return nil
 }
 
 // hidden adds the lines of the hidden-cost profile: once per placement, or
