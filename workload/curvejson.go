@@ -1,0 +1,297 @@
+package workload
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Wire forms of the built-in curves; "type" is the discriminator.
+type (
+	curveType struct {
+		Type string `json:"type"`
+	}
+	constantJSON struct {
+		Type  string  `json:"type"`
+		Value float64 `json:"value"`
+	}
+	diurnalJSON struct {
+		Type      string  `json:"type"`
+		Mean      float64 `json:"mean"`
+		Amplitude float64 `json:"amplitude"`
+		PeakHour  float64 `json:"peakHour"`
+	}
+	weeklyJSON struct {
+		Type    string          `json:"type"`
+		Weekday json.RawMessage `json:"weekday"`
+		Weekend json.RawMessage `json:"weekend"`
+	}
+	stepJSON struct {
+		Start jsonDuration `json:"start"`
+		Value float64      `json:"value"`
+	}
+	stepsJSON struct {
+		Type  string       `json:"type"`
+		Cycle jsonDuration `json:"cycle"`
+		Steps []stepJSON   `json:"steps"`
+	}
+	pointJSON struct {
+		T jsonDuration `json:"t"`
+		V float64      `json:"v"`
+	}
+	piecewiseJSON struct {
+		Type   string      `json:"type"`
+		Points []pointJSON `json:"points"`
+	}
+	growthJSON struct {
+		Type        string          `json:"type"`
+		Base        json.RawMessage `json:"base"`
+		RatePerYear float64         `json:"ratePerYear"`
+		Compound    bool            `json:"compound"`
+	}
+	sumJSON struct {
+		Type  string            `json:"type"`
+		Terms []json.RawMessage `json:"terms"`
+	}
+	scaleJSON struct {
+		Type   string          `json:"type"`
+		Curve  json.RawMessage `json:"curve"`
+		Factor float64         `json:"factor"`
+	}
+	clampJSON struct {
+		Type  string          `json:"type"`
+		Curve json.RawMessage `json:"curve"`
+		Min   float64         `json:"min"`
+		Max   float64         `json:"max"`
+	}
+	shiftJSON struct {
+		Type   string          `json:"type"`
+		Curve  json.RawMessage `json:"curve"`
+		Offset jsonDuration    `json:"offset"`
+	}
+	repeatJSON struct {
+		Type  string          `json:"type"`
+		Curve json.RawMessage `json:"curve"`
+		Cycle jsonDuration    `json:"cycle"`
+	}
+)
+
+// MarshalCurve encodes a built-in curve (and combinations of built-ins) as
+// JSON with a "type" discriminator: "constant", "diurnal", "weekly",
+// "steps", "piecewise_linear", "growth", "sum", "scale", "clamp", "shift" or
+// "repeat". Durations are Go duration strings. A curve of another type is an
+// error wrapping ErrUnsupportedCurve; NaN or infinite parameters are errors
+// from encoding/json. The curve is not validated.
+func MarshalCurve(c Curve) ([]byte, error) {
+	sub := func(c Curve) (json.RawMessage, error) {
+		if c == nil {
+			return json.RawMessage("null"), nil
+		}
+		return MarshalCurve(c)
+	}
+	var v any
+	switch c := c.(type) {
+	case nil:
+		return nil, fmt.Errorf("%w: nil", ErrUnsupportedCurve)
+	case Constant:
+		v = constantJSON{"constant", c.Value}
+	case Diurnal:
+		v = diurnalJSON{"diurnal", c.Mean, c.Amplitude, c.PeakHour}
+	case Weekly:
+		wd, err := sub(c.Weekday)
+		if err != nil {
+			return nil, err
+		}
+		we, err := sub(c.Weekend)
+		if err != nil {
+			return nil, err
+		}
+		v = weeklyJSON{"weekly", wd, we}
+	case Steps:
+		st := make([]stepJSON, len(c.Steps))
+		for i, s := range c.Steps {
+			st[i] = stepJSON{jsonDuration(s.Start), s.Value}
+		}
+		v = stepsJSON{"steps", jsonDuration(c.Cycle), st}
+	case PiecewiseLinear:
+		pts := make([]pointJSON, len(c.Points))
+		for i, p := range c.Points {
+			pts[i] = pointJSON{jsonDuration(p.T), p.V}
+		}
+		v = piecewiseJSON{"piecewise_linear", pts}
+	case Growth:
+		b, err := sub(c.Base)
+		if err != nil {
+			return nil, err
+		}
+		v = growthJSON{"growth", b, c.RatePerYear, c.Compound}
+	case Sum:
+		terms := make([]json.RawMessage, len(c.Terms))
+		for i, t := range c.Terms {
+			b, err := sub(t)
+			if err != nil {
+				return nil, err
+			}
+			terms[i] = b
+		}
+		v = sumJSON{"sum", terms}
+	case Scale:
+		b, err := sub(c.Curve)
+		if err != nil {
+			return nil, err
+		}
+		v = scaleJSON{"scale", b, c.Factor}
+	case Clamp:
+		b, err := sub(c.Curve)
+		if err != nil {
+			return nil, err
+		}
+		v = clampJSON{"clamp", b, c.Min, c.Max}
+	case Shift:
+		b, err := sub(c.Curve)
+		if err != nil {
+			return nil, err
+		}
+		v = shiftJSON{"shift", b, jsonDuration(c.Offset)}
+	case Repeat:
+		b, err := sub(c.Curve)
+		if err != nil {
+			return nil, err
+		}
+		v = repeatJSON{"repeat", b, jsonDuration(c.Cycle)}
+	default:
+		return nil, fmt.Errorf("%w: %T", ErrUnsupportedCurve, c)
+	}
+	return json.Marshal(v)
+}
+
+// MaxCurveDepth is the deepest nesting of combinators UnmarshalCurve accepts.
+const MaxCurveDepth = 32
+
+// UnmarshalCurve decodes a curve written by MarshalCurve. Unknown types and
+// unknown fields are errors (wrapping ErrUnknownName or ErrSyntax), and so is
+// nesting deeper than MaxCurveDepth; the curve is not validated ("null"
+// decodes to a nil curve without error).
+func UnmarshalCurve(data []byte) (Curve, error) { return unmarshalCurve(data, 0) }
+
+func unmarshalCurve(data []byte, depth int) (Curve, error) {
+	if depth > MaxCurveDepth {
+		return nil, fmt.Errorf("%w: curves nested deeper than %d", ErrSyntax, MaxCurveDepth)
+	}
+	sub := func(data []byte) (Curve, error) { return unmarshalCurve(data, depth+1) }
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return nil, nil
+	}
+	var t curveType
+	if err := json.Unmarshal(data, &t); err != nil {
+		return nil, fmt.Errorf("%w: curve: %w", ErrSyntax, err)
+	}
+	dec := func(v any) error {
+		if err := strictUnmarshal(data, v); err != nil {
+			return fmt.Errorf("%w: %s curve: %w", ErrSyntax, t.Type, err)
+		}
+		return nil
+	}
+	switch t.Type {
+	case "constant":
+		var v constantJSON
+		if err := dec(&v); err != nil {
+			return nil, err
+		}
+		return Constant{Value: v.Value}, nil
+	case "diurnal":
+		var v diurnalJSON
+		if err := dec(&v); err != nil {
+			return nil, err
+		}
+		return Diurnal{Mean: v.Mean, Amplitude: v.Amplitude, PeakHour: v.PeakHour}, nil
+	case "weekly":
+		var v weeklyJSON
+		if err := dec(&v); err != nil {
+			return nil, err
+		}
+		wd, err := sub(v.Weekday)
+		if err != nil {
+			return nil, err
+		}
+		we, err := sub(v.Weekend)
+		if err != nil {
+			return nil, err
+		}
+		return Weekly{Weekday: wd, Weekend: we}, nil
+	case "steps":
+		var v stepsJSON
+		if err := dec(&v); err != nil {
+			return nil, err
+		}
+		st := make([]Step, len(v.Steps))
+		for i, s := range v.Steps {
+			st[i] = Step{Start: time.Duration(s.Start), Value: s.Value}
+		}
+		return Steps{Cycle: time.Duration(v.Cycle), Steps: st}, nil
+	case "piecewise_linear":
+		var v piecewiseJSON
+		if err := dec(&v); err != nil {
+			return nil, err
+		}
+		pts := make([]Point, len(v.Points))
+		for i, p := range v.Points {
+			pts[i] = Point{T: time.Duration(p.T), V: p.V}
+		}
+		return PiecewiseLinear{Points: pts}, nil
+	case "growth":
+		var v growthJSON
+		if err := dec(&v); err != nil {
+			return nil, err
+		}
+		b, err := sub(v.Base)
+		if err != nil {
+			return nil, err
+		}
+		return Growth{Base: b, RatePerYear: v.RatePerYear, Compound: v.Compound}, nil
+	case "sum":
+		var v sumJSON
+		if err := dec(&v); err != nil {
+			return nil, err
+		}
+		terms := make([]Curve, len(v.Terms))
+		for i, raw := range v.Terms {
+			c, err := sub(raw)
+			if err != nil {
+				return nil, err
+			}
+			terms[i] = c
+		}
+		return Sum{Terms: terms}, nil
+	case "scale":
+		var v scaleJSON
+		if err := dec(&v); err != nil {
+			return nil, err
+		}
+		c, err := sub(v.Curve)
+		return Scale{Curve: c, Factor: v.Factor}, err
+	case "clamp":
+		var v clampJSON
+		if err := dec(&v); err != nil {
+			return nil, err
+		}
+		c, err := sub(v.Curve)
+		return Clamp{Curve: c, Min: v.Min, Max: v.Max}, err
+	case "shift":
+		var v shiftJSON
+		if err := dec(&v); err != nil {
+			return nil, err
+		}
+		c, err := sub(v.Curve)
+		return Shift{Curve: c, Offset: time.Duration(v.Offset)}, err
+	case "repeat":
+		var v repeatJSON
+		if err := dec(&v); err != nil {
+			return nil, err
+		}
+		c, err := sub(v.Curve)
+		return Repeat{Curve: c, Cycle: time.Duration(v.Cycle)}, err
+	}
+	return nil, fmt.Errorf("%w: curve type %s", ErrUnknownName, echo(t.Type))
+}

@@ -1,0 +1,69 @@
+package workload
+
+import (
+	"fmt"
+	"io"
+)
+
+// Scenario is a named list of workloads, the unit that is loaded, saved and
+// handed to the placement solver. The zero value is an empty scenario.
+type Scenario struct {
+	// Name describes the scenario; optional.
+	Name string `json:"name,omitempty"`
+	// Workloads are the workloads; names must be unique.
+	Workloads []Workload `json:"workloads"`
+}
+
+// Validate returns the errors.Join of every problem of every workload (field
+// paths prefixed "workloads[i]") and of duplicate workload names (nil if none).
+func (s Scenario) Validate() error {
+	var errs problemList
+	seen := make(map[string]int, len(s.Workloads))
+	for i, w := range s.Workloads {
+		prefix := fmt.Sprintf("workloads[%d]", i)
+		errs.addAll(prefixErrors(prefix, w.Validate()))
+		if j, dup := seen[w.Name]; dup && w.Name != "" {
+			errs.add(fieldErr(prefix+".name", w.Name, ErrDuplicate, fmt.Sprintf("also workloads[%d]", j)))
+		} else {
+			seen[w.Name] = i
+		}
+	}
+	return errs.err()
+}
+
+// UnmarshalJSON decodes a scenario, rejecting unknown fields; it does not validate.
+func (s *Scenario) UnmarshalJSON(data []byte) error {
+	var v struct {
+		Name      string     `json:"name"`
+		Workloads []Workload `json:"workloads"`
+	}
+	if err := strictUnmarshal(data, &v); err != nil {
+		return err
+	}
+	*s = Scenario{Name: v.Name, Workloads: v.Workloads}
+	return nil
+}
+
+// ReadScenario decodes a scenario from JSON and validates it.
+func ReadScenario(r io.Reader) (Scenario, error) {
+	b, err := readAll(r)
+	if err != nil {
+		return Scenario{}, err
+	}
+	var s Scenario
+	if err := strictUnmarshal(b, &s); err != nil {
+		return Scenario{}, wrapSyntax(err)
+	}
+	if err := s.Validate(); err != nil {
+		return Scenario{}, err
+	}
+	return s, nil
+}
+
+// WriteScenario validates s and writes it as indented JSON.
+func WriteScenario(w io.Writer, s Scenario) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	return writeJSON(w, s)
+}
