@@ -91,6 +91,8 @@ type mipSearch struct {
 	rootLo      []float64
 	rootUp      []float64
 	applied     []bndChange // changes currently applied to the model
+	cutsDone    bool        // the root cut loop has run
+	cutLog      []cut       // every cut added (tests check them against known solutions)
 	objIntegral bool        // z − sense·Offset is an integer at every integer point
 	objStep     float64     // sense·Offset: integral objective values are objStep + k
 	gapTol      float64
@@ -117,6 +119,17 @@ type mipSearch struct {
 // solveMIP solves p (a MIP, already validated with valid options) by
 // branch-and-bound.
 func solveMIP(ctx context.Context, p *Problem, opt Options, start time.Time) (Result, error) {
+	sr, err := newMIPSearch(ctx, p, opt, start)
+	if err != nil {
+		return Result{}, err
+	}
+	st, serr := sr.search()
+	return sr.result(st, start), serr
+}
+
+// newMIPSearch prepares the search: the working copy of p with integer
+// bounds rounded inwards and its LP model.
+func newMIPSearch(ctx context.Context, p *Problem, opt Options, start time.Time) (*mipSearch, error) {
 	w := *p
 	n := p.NumCols()
 	w.ColLower = append([]float64(nil), p.ColLower...)
@@ -155,12 +168,12 @@ func solveMIP(ctx context.Context, p *Problem, opt Options, start time.Time) (Re
 	sr.x = make([]float64, n)
 	mdl, err := newLPModel(&w)
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
 	sr.mdl = mdl
 	if opt.Basis != nil {
 		if err := mdl.setBasis(opt.Basis); err != nil {
-			return Result{}, err
+			return nil, err
 		}
 	}
 	sr.lim = lpLimits{IterationLimit: opt.IterationLimit, Start: start}
@@ -174,8 +187,7 @@ func solveMIP(ctx context.Context, p *Problem, opt Options, start time.Time) (Re
 			opt.Progress(pr)
 		}
 	}
-	st, serr := sr.search()
-	return sr.result(st, start), serr
+	return sr, nil
 }
 
 // fillProgress completes pr, reported by the simplex within a node, with
@@ -420,6 +432,13 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 		sr.simpleRounding()
 		if sr.prunable(z) {
 			return nil, nil
+		}
+		if nd.depth == 0 && !sr.cutsDone {
+			sr.cutsDone = true
+			if _, err := sr.rootCuts(z); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		changes := sr.reducedCostFixing(nd, z)
 		col, childBound, fixed, err := sr.selectBranch(nd, z, frac)

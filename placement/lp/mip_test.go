@@ -240,9 +240,7 @@ func TestMIPLimitsAndCancel(t *testing.T) {
 		calls := 0
 		res, err := Solve(ctx, p, Options{Progress: func(pr Progress) {
 			calls++
-			if pr.Nodes >= 2 {
-				cancel()
-			}
+			cancel()
 		}})
 		cancel()
 		if !errors.Is(err, context.Canceled) || res.Status != Cancelled {
@@ -253,6 +251,10 @@ func TestMIPLimitsAndCancel(t *testing.T) {
 		}
 		if res.HasSolution() {
 			checkMIPSolution(t, p, res)
+		}
+		res, err = Solve(ctx, p, Options{})
+		if !errors.Is(err, context.Canceled) || res.Status != Cancelled || res.HasSolution() {
+			t.Fatalf("cancelled before the start: status %v err %v", res.Status, err)
 		}
 	})
 
