@@ -333,6 +333,9 @@ func (sr *mipSearch) checkLimits() (Status, error, bool) {
 func (sr *mipSearch) report(now time.Time) {
 	sr.lastProg = now
 	b := sr.bestBound()
+	if sr.hasInc {
+		b = min(sr.roundBound(b), sr.incZ)
+	}
 	pr := Progress{Iterations: sr.mdl.s.iters, Nodes: sr.nodes, Bound: sr.sense * b,
 		Incumbent: sr.incumbentObjective(), Elapsed: now.Sub(sr.lim.Start)}
 	pr.Gap = sr.gap(pr.Incumbent, pr.Bound)
@@ -360,7 +363,17 @@ func (sr *mipSearch) solveLP(iterCap int) (Status, error) {
 			lim.IterationLimit = c
 		}
 	}
-	st, err := sr.mdl.solve(sr.ctx, lim)
+	// Node solves take the fast warm path; strong-branching trials the full
+	// one, whose cost perturbation gives far better estimates within the
+	// iteration budget on dual degenerate problems (gt2: 200 nodes instead
+	// of 47,000).
+	var st Status
+	var err error
+	if iterCap > 0 {
+		st, err = sr.mdl.solve(sr.ctx, lim)
+	} else {
+		st, err = sr.mdl.resolve(sr.ctx, lim)
+	}
 	switch st {
 	case Cancelled:
 		return st, &errStop{Cancelled, err}
@@ -374,7 +387,7 @@ func (sr *mipSearch) solveLP(iterCap int) (Status, error) {
 	if err != nil && errors.Is(err, ErrNumerical) {
 		// Retry once from the slack basis.
 		sr.mdl.s.initSlackBasis()
-		st, err = sr.mdl.solve(sr.ctx, lim)
+		st, err = sr.mdl.resolve(sr.ctx, lim)
 		switch st {
 		case Cancelled:
 			return st, &errStop{Cancelled, err}
@@ -795,7 +808,7 @@ func (sr *mipSearch) repairContinuous(pt []float64) ([]float64, float64, bool) {
 	for _, j := range sr.intCols {
 		sr.mdl.setColBounds(j, pt[j], pt[j])
 	}
-	st, err := sr.mdl.solve(sr.ctx, sr.lim)
+	st, err := sr.mdl.resolve(sr.ctx, sr.lim)
 	var out []float64
 	obj, ok := 0.0, false
 	if err == nil && st == Optimal {
@@ -875,6 +888,9 @@ func (sr *mipSearch) result(st Status, start time.Time) Result {
 		b = math.Inf(1)
 	case Unbounded:
 		b = math.Inf(-1)
+	}
+	if sr.hasInc {
+		b = min(sr.roundBound(b), sr.incZ)
 	}
 	res.Bound = sr.sense * b
 	if sr.hasInc {
