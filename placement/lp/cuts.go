@@ -223,6 +223,11 @@ func (sr *mipSearch) rootCuts(z float64) (float64, error) {
 			eff float64
 		}
 		var found []scored
+		for _, ct := range sr.coverCuts(x) {
+			if eff := cutViolation(ct, x); eff > cutMinEfficacy {
+				found = append(found, scored{ct, eff})
+			}
+		}
 		for r, j := range s.head {
 			if j >= s.n || !sr.isInt[j] {
 				continue
@@ -256,7 +261,7 @@ func (sr *mipSearch) rootCuts(z float64) (float64, error) {
 		if err := sr.appendCuts(cuts); err != nil {
 			return z, err
 		}
-		st, err := sr.solveLP(0)
+		st, err := sr.solveLP(0, false)
 		if err != nil {
 			return z, err
 		}
@@ -405,4 +410,140 @@ func (sr *mipSearch) dropSlackCuts() {
 	nw.A = a
 	// Removing a row whose logical is basic leaves a square basis.
 	_ = sr.rebuildModel(&nw, &Basis{Cols: b.Cols, Rows: rows}, 0)
+}
+
+// rowWise returns the original rows of the problem as lists of columns and
+// coefficients (built once).
+func (sr *mipSearch) rowWise() ([][]int, [][]float64) {
+	if sr.rowCols != nil {
+		return sr.rowCols, sr.rowVals
+	}
+	p := sr.p
+	m := p.NumRows()
+	sr.rowCols = make([][]int, m)
+	sr.rowVals = make([][]float64, m)
+	for j := 0; j < p.NumCols(); j++ {
+		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+			if v := p.A.Value[k]; v != 0 {
+				i := p.A.Index[k]
+				sr.rowCols[i] = append(sr.rowCols[i], j)
+				sr.rowVals[i] = append(sr.rowVals[i], v)
+			}
+		}
+	}
+	return sr.rowCols, sr.rowVals
+}
+
+// coverCuts separates extended cover inequalities from the knapsack rows
+// of the original problem at the LP point x. A row side aᵀx ≤ b (or
+// aᵀx ≥ b, negated) becomes a knapsack over its binary columns once the
+// other columns are replaced by their smallest contribution (their bound)
+// and the binaries with negative coefficients are complemented. A cover C
+// (weight above the capacity) chosen greedily by (1 − y*_j)/a_j gives
+// Σ_C y_j ≤ |C| − 1, extended by every item at least as heavy as C's
+// heaviest; it is kept when violated.
+func (sr *mipSearch) coverCuts(x []float64) []cut {
+	cols, vals := sr.rowWise()
+	p := sr.p
+	var out []cut
+	type item struct {
+		j    int
+		a    float64 // positive weight
+		comp bool    // y = 1 − x
+		y    float64
+	}
+	var items []item
+	for i := range cols {
+		for side := 0; side < 2; side++ {
+			sign, b := 1.0, p.RowUpper[i]
+			if side == 1 {
+				sign, b = -1, -p.RowLower[i]
+			}
+			if math.IsInf(b, 1) {
+				continue
+			}
+			items = items[:0]
+			ok := true
+			for k, j := range cols[i] {
+				a := sign * vals[i][k]
+				lo, up := sr.rootLo[j], sr.rootUp[j]
+				if sr.isInt[j] && lo == 0 && up == 1 {
+					if a > 0 {
+						items = append(items, item{j, a, false, x[j]})
+					} else {
+						items = append(items, item{j, -a, true, 1 - x[j]})
+						b -= a
+					}
+					continue
+				}
+				// Other columns at their smallest contribution.
+				m := a * lo
+				if a < 0 {
+					m = a * up
+				}
+				if math.IsInf(m, 0) {
+					ok = false
+					break
+				}
+				b -= m
+			}
+			if !ok || len(items) < 2 || b < 0 {
+				continue
+			}
+			b += 1e-9 * max(1, math.Abs(b))
+			// Greedy cover by (1 − y)/a, ascending; ties by column.
+			for s := 1; s < len(items); s++ {
+				for k := s; k > 0; k-- {
+					ka, kb := items[k], items[k-1]
+					ra, rb := (1-ka.y)/ka.a, (1-kb.y)/kb.a
+					if ra < rb || (ra == rb && ka.j < kb.j) {
+						items[k], items[k-1] = kb, ka
+					} else {
+						break
+					}
+				}
+			}
+			w, cost, nc := 0.0, 0.0, 0
+			for nc < len(items) && w <= b {
+				w += items[nc].a
+				cost += 1 - items[nc].y
+				nc++
+			}
+			if w <= b || cost >= 1-1e-6 {
+				continue
+			}
+			heaviest := 0.0
+			for _, it := range items[:nc] {
+				heaviest = max(heaviest, it.a)
+			}
+			// Σ_{C ∪ E} y_j ≤ |C| − 1 with y = x or 1 − x, as π·x ≥ rhs.
+			ct := cut{rhs: -float64(nc - 1)}
+			add := func(it item) {
+				if it.comp {
+					ct.idx = append(ct.idx, it.j)
+					ct.val = append(ct.val, 1)
+					ct.rhs++
+				} else {
+					ct.idx = append(ct.idx, it.j)
+					ct.val = append(ct.val, -1)
+				}
+			}
+			for _, it := range items[:nc] {
+				add(it)
+			}
+			for _, it := range items[nc:] {
+				if it.a >= heaviest {
+					add(it)
+				}
+			}
+			for s := 1; s < len(ct.idx); s++ {
+				for k := s; k > 0 && ct.idx[k] < ct.idx[k-1]; k-- {
+					ct.idx[k], ct.idx[k-1] = ct.idx[k-1], ct.idx[k]
+					ct.val[k], ct.val[k-1] = ct.val[k-1], ct.val[k]
+				}
+			}
+			out = append(out, ct)
+		}
+	}
+	return out
 }

@@ -25,9 +25,11 @@ const (
 
 // Parameters of the search.
 const (
-	sbCandidates  = 8  // strong-branching candidates per node at most
-	sbReliable    = 4  // pseudocost observations that make a direction reliable
-	sbIterations  = 50 // iteration budget of one strong-branching solve (minimum)
+	sbCandidates  = 8    // strong-branching candidates per node at most
+	sbReliable    = 4    // pseudocost observations that make a direction reliable
+	sbIterations  = 50   // iteration budget of one strong-branching solve (minimum)
+	sbBudget      = 0.5  // strong-branching iterations per node-solve iteration, at most,
+	sbAllowance   = 2000 // plus this many
 	progressEvery = 5 * time.Millisecond
 )
 
@@ -92,7 +94,9 @@ type mipSearch struct {
 	rootUp      []float64
 	applied     []bndChange // changes currently applied to the model
 	cutsDone    bool        // the root cut loop has run
-	cutLog      []cut       // every cut added (tests check them against known solutions)
+	cutLog      []cut
+	rowCols     [][]int     // original rows by row (for cover cuts), built on demand
+	rowVals     [][]float64 // every cut added (tests check them against known solutions)
 	objIntegral bool        // z − sense·Offset is an integer at every integer point
 	objStep     float64     // sense·Offset: integral objective values are objStep + k
 	gapTol      float64
@@ -111,6 +115,11 @@ type mipSearch struct {
 	// Pseudocosts per column: sums of objective gain per unit and counts.
 	pcSum [2][]float64
 	pcN   [2][]int
+
+	nodeIters int     // simplex iterations of node solves
+	sbIters   float64 // simplex iterations of strong-branching trials
+	diveIters int     // simplex iterations of diving heuristics
+	dives     int
 
 	x        []float64 // scratch: LP values of the current node
 	lastProg time.Time
@@ -353,9 +362,11 @@ func (sr *mipSearch) applyNode(nd *mipNode) {
 	sr.applied = nd.changes
 }
 
-// solveLP solves the model's LP with the search's limits. A limit or
-// cancellation is returned as an *errStop.
-func (sr *mipSearch) solveLP(iterCap int) (Status, error) {
+// solveLP solves the model's LP with the search's limits and at most
+// iterCap more iterations (0: no cap), by the fast warm path or, with
+// full, by the full path of lpModel.solve. A limit or cancellation of the
+// search is returned as an *errStop; the cap shows as IterationLimit.
+func (sr *mipSearch) solveLP(iterCap int, full bool) (Status, error) {
 	lim := sr.lim
 	if iterCap > 0 {
 		c := sr.mdl.s.iters + iterCap
@@ -369,7 +380,7 @@ func (sr *mipSearch) solveLP(iterCap int) (Status, error) {
 	// of 47,000).
 	var st Status
 	var err error
-	if iterCap > 0 {
+	if full {
 		st, err = sr.mdl.solve(sr.ctx, lim)
 	} else {
 		st, err = sr.mdl.resolve(sr.ctx, lim)
@@ -410,7 +421,8 @@ func (sr *mipSearch) lpObjective() float64 {
 func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 	sr.nodes++
 	for resolve := false; ; resolve = true {
-		st, err := sr.solveLP(0)
+		st, err := sr.solveLP(0, false)
+		sr.nodeIters += sr.mdl.lastIter
 		if err != nil {
 			return nil, err
 		}
@@ -454,6 +466,14 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			continue
 		}
 		changes := sr.reducedCostFixing(nd, z)
+		if sr.diveDue() {
+			if err := sr.dive(nd, z); err != nil {
+				return nil, err
+			}
+			if sr.prunable(z) {
+				return nil, nil
+			}
+		}
 		col, childBound, fixed, err := sr.selectBranch(nd, z, frac)
 		if err != nil {
 			return nil, err
@@ -630,11 +650,18 @@ func (sr *mipSearch) selectBranch(nd *mipNode, z float64, frac []int) (col int, 
 	var saved *Basis
 	xs := append([]float64(nil), sr.x...)
 	tried := 0
-	avgIter := max(sbIterations, 2*sr.mdl.lastIter)
+	// The budget: trials stop once they have cost half the iterations of
+	// the node solves (plus a fixed allowance); each trial gets twice the
+	// mean iterations of a node, within bounds.
+	avgIter := sbIterations
+	if sr.nodes > 1 {
+		avgIter = min(max(sbIterations, 2*sr.nodeIters/sr.nodes), 10*sbIterations)
+	}
+	sbOK := func() bool { return sr.sbIters <= sbBudget*float64(sr.nodeIters)+sbAllowance }
 	for _, c := range cands {
 		j := c.j
 		reliable := sr.pcN[0][j] >= sbReliable && sr.pcN[1][j] >= sbReliable
-		if reliable || tried >= sbCandidates {
+		if reliable || tried >= sbCandidates || !sbOK() {
 			if c.score > bestScore {
 				best, bestScore = j, c.score
 				bestBounds = [2]float64{z, z}
@@ -656,7 +683,9 @@ func (sr *mipSearch) selectBranch(nd *mipNode, z float64, frac []int) (col int, 
 			} else {
 				sr.mdl.setColBounds(j, fl+1, up)
 			}
-			st, err := sr.solveLP(avgIter)
+			it0 := sr.mdl.s.iters
+			st, err := sr.solveLP(avgIter, true)
+			sr.sbIters += float64(sr.mdl.s.iters - it0)
 			if err != nil {
 				var stop *errStop
 				if errors.As(err, &stop) {
