@@ -34,6 +34,10 @@ type lpModel struct {
 	lastIter int     // iterations of the last solve
 }
 
+// verifyTol is the relative tolerance at which lpModel.solve checks an
+// optimal answer's certificate before returning it.
+const verifyTol = 1e-7
+
 // lpLimits are the limits of one lpModel.solve. Zero values mean none.
 type lpLimits struct {
 	Deadline       time.Time
@@ -215,7 +219,20 @@ func (mdl *lpModel) solve(ctx context.Context, lim lpLimits) (Status, error) {
 	if ctx != nil && ctx.Err() != nil {
 		o = outCancelled
 	} else {
-		o = s.run()
+		o = s.run(true)
+		// The tolerances hold in the scaled problem; when the unscaled
+		// answer fails its certificate at verifyTol, tighten them and go on
+		// from the basis reached.
+		for round := 0; o == outOptimal && round < 3; round++ {
+			r := mdl.result(Optimal)
+			if r.Verify(mdl.p, verifyTol) == nil {
+				break
+			}
+			s.tracef("unscaled certificate fails: tightening tolerances")
+			s.tolP, s.tolD = s.tolP/10, s.tolD/10
+			o = s.run(false)
+		}
+		s.tolP, s.tolD = primalTol, dualTol
 	}
 	mdl.lastIter = s.iters - it0
 	s.lastStatus = o
@@ -268,7 +285,7 @@ func (mdl *lpModel) primal(x []float64) float64 {
 func (mdl *lpModel) result(st Status) Result {
 	p, s := mdl.p, mdl.s
 	res := Result{Status: st, Iterations: s.iters, Bound: math.NaN(), Gap: math.Inf(1)}
-	if st == Optimal || st == Unbounded || (st != Infeasible && s.primalInfeasibility() <= primalTol && s.factored) {
+	if st == Optimal || st == Unbounded || (st != Infeasible && s.primalInfeasibility() <= s.tolP && s.factored) {
 		res.X = make([]float64, s.n)
 		res.Objective = mdl.primal(res.X)
 		res.RowActivity = rowActivity(p, res.X)

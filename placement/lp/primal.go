@@ -3,7 +3,7 @@ package lp
 import "math"
 
 // primalPhase2 runs the bounded primal simplex from a primal feasible basis
-// (within primalTol) with the working costs: Dantzig pricing, a two-pass
+// (within s.tolP) with the working costs: Dantzig pricing, a two-pass
 // Harris ratio test and bound flips of the entering variable. It serves as
 // the clean-up after the dual simplex (perturbation removed) and to find a
 // ray of an unbounded problem.
@@ -45,9 +45,9 @@ func (s *simplex) primalPhase2() outcome {
 			a := dir * s.col.val[i]
 			v := s.head[i]
 			if a > pivotTol && s.lower[v] > math.Inf(-1) {
-				tmax = min(tmax, (s.x[v]-s.lower[v]+primalTol)/a)
+				tmax = min(tmax, (s.x[v]-s.lower[v]+s.tolP)/a)
 			} else if a < -pivotTol && s.upper[v] < math.Inf(1) {
-				tmax = min(tmax, (s.x[v]-s.upper[v]-primalTol)/a)
+				tmax = min(tmax, (s.x[v]-s.upper[v]-s.tolP)/a)
 			}
 		}
 		flip := s.upper[q] - s.lower[q]
@@ -80,6 +80,7 @@ func (s *simplex) primalPhase2() outcome {
 			// The entering variable reaches its other bound first.
 			for _, i := range s.col.idx[:s.col.n] {
 				s.x[s.head[i]] -= dir * flip * s.col.val[i]
+				s.touch(i)
 			}
 			if s.state[q] == atLower {
 				s.state[q], s.x[q] = atUpper, s.upper[q]
@@ -101,6 +102,7 @@ func (s *simplex) primalPhase2() outcome {
 		}
 		for _, i := range s.col.idx[:s.col.n] {
 			s.x[s.head[i]] -= dir * theta * s.col.val[i]
+			s.touch(i)
 		}
 		s.x[q] += dir * theta
 		if toLower {
@@ -125,6 +127,7 @@ func (s *simplex) primalPhase2() outcome {
 		s.d[lv] = -thetaD
 		s.dse[r] = 1
 		s.lu.update(r, s.col)
+		s.touch(r)
 		s.iters++
 	}
 }

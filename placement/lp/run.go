@@ -14,7 +14,7 @@ import "math"
 // When the problem is dual infeasible, a dual phase 2 with zero costs finds
 // a feasible point (or proves infeasibility) and the primal simplex then
 // finds the ray.
-func (s *simplex) run() outcome {
+func (s *simplex) run(perturb bool) outcome {
 	s.rebuild()
 	for attempt := 0; ; attempt++ {
 		copy(s.work, s.cost)
@@ -24,7 +24,7 @@ func (s *simplex) run() outcome {
 			s.computePrimal()
 		}
 		if inf > 0 {
-			if s.primalInfeasibility() <= primalTol {
+			if s.primalInfeasibility() <= s.tolP {
 				o := s.primalPhase2()
 				if o != outOptimal {
 					return o
@@ -41,15 +41,15 @@ func (s *simplex) run() outcome {
 			}
 			copy(s.work, s.cost)
 			s.computeDual()
-			inf, flipped = s.flipToDualFeasible(false)
-			if flipped {
-				s.computePrimal()
-			}
-			if inf > 0 {
+			if s.maxDualInfeasibility() > 1000*s.tolD {
 				return s.dualInfeasibleCase()
 			}
+			// Small leftovers are shifted away (removed at the end).
+			if _, flipped = s.flipToDualFeasible(true); flipped {
+				s.computePrimal()
+			}
 		}
-		if attempt < 2 {
+		if perturb && attempt < 2 {
 			s.perturb()
 		}
 		s.tracef("attempt %d: dual phase 2 from infeasibility %g", attempt, s.primalInfeasibility())
@@ -62,7 +62,7 @@ func (s *simplex) run() outcome {
 		copy(s.work, s.cost)
 		s.rebuild()
 		s.tracef("after removing perturbation: primal infeasibility %g", s.primalInfeasibility())
-		if s.primalInfeasibility() <= primalTol {
+		if s.primalInfeasibility() <= s.tolP {
 			o = s.primalPhase2()
 			s.tracef("primal phase 2: %d after %d iterations", o, s.iters)
 			if o != outOptimal {
@@ -83,7 +83,7 @@ func (s *simplex) run() outcome {
 func (s *simplex) finalCheck() bool {
 	copy(s.work, s.cost)
 	s.rebuild()
-	if s.primalInfeasibility() > primalTol {
+	if s.primalInfeasibility() > s.tolP {
 		return false
 	}
 	for j := 0; j < s.nt; j++ {
@@ -108,7 +108,7 @@ func (s *simplex) dualInfeasibleCase() outcome {
 	}
 	copy(s.work, s.cost)
 	s.rebuild()
-	if s.primalInfeasibility() > primalTol {
+	if s.primalInfeasibility() > s.tolP {
 		return outNumerical
 	}
 	o = s.primalPhase2()
@@ -198,4 +198,27 @@ func (s *simplex) rand() float64 {
 	s.rng ^= s.rng >> 7
 	s.rng ^= s.rng << 17
 	return float64(s.rng>>11) / (1 << 53)
+}
+
+// maxDualInfeasibility returns the largest dual infeasibility of a
+// non-basic variable that no bound flip can cure (free or one-sided).
+func (s *simplex) maxDualInfeasibility() float64 {
+	worst := 0.0
+	for j := 0; j < s.nt; j++ {
+		if s.state[j] == basic || s.lower[j] == s.upper[j] {
+			continue
+		}
+		lfin, ufin := s.lower[j] > math.Inf(-1), s.upper[j] < math.Inf(1)
+		if lfin && ufin {
+			continue
+		}
+		dj := s.d[j]
+		if !lfin && dj > 0 {
+			worst = max(worst, dj)
+		}
+		if !ufin && dj < 0 {
+			worst = max(worst, -dj)
+		}
+	}
+	return worst
 }
