@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gputco/gputco/internal/vocab"
 	"github.com/shopspring/decimal"
 )
 
@@ -97,10 +98,10 @@ func offerColumns() []offerColumn {
 		{"gpu_tdp_watts", "", "GPU.TDPWatts", gpu(flt(func(d *offerDraft) *float64 { return &d.o.GPU.TDPWatts }))},
 		{"gpu_class", "", "GPU.Class", gpu(enum(gpuClassNames, func(d *offerDraft, v int) { d.o.GPU.Class = GPUClass(v) }))},
 		{"gpus_per_node", "", "GPUsPerNode", num(func(d *offerDraft) *int { return &d.o.GPUsPerNode })},
-		{"fabric", "", "Interconnect.Fabric", enum(fabricNames, func(d *offerDraft, v int) { d.o.Interconnect.Fabric = Fabric(v) })},
+		{"fabric", "", "Interconnect.Fabric", enum(vocab.FabricNames(), func(d *offerDraft, v int) { d.o.Interconnect.Fabric = Fabric(v) })},
 		{"gbps_per_node", "", "Interconnect.GbpsPerNode", flt(func(d *offerDraft) *float64 { return &d.o.Interconnect.GbpsPerNode })},
 		{"nvlink", "", "Interconnect.NVLink", func(d *offerDraft, p *rowProblems, c, v string) { d.o.Interconnect.NVLink = p.boolean(c, v) }},
-		{"isolation", "", "Isolation", enum(isolationNames, func(d *offerDraft, v int) { d.o.Isolation = Isolation(v) })},
+		{"isolation", "", "Isolation", enum(vocab.IsolationNames(), func(d *offerDraft, v int) { d.o.Isolation = Isolation(v) })},
 		{"mode", "", "Pricing", str(func(d *offerDraft) *string { return &d.mode })},
 		{"rate_per_hour", rated, "Pricing.RatePerHour", func(d *offerDraft, p *rowProblems, c, v string) {
 			d.metered.RatePerHour = p.money(c, v)
@@ -250,14 +251,15 @@ func ImportOffers(r io.Reader, opts OfferImportOptions) (Catalog, error) {
 	}
 	use := make([]int, len(header)) // column index per header field, -1 to skip
 	have := make(map[string]bool, len(header))
+	var hp problems
 	for i, h := range header {
 		use[i] = -1
 		ci, ok := byName[h]
 		switch {
 		case !ok:
-			errs = append(errs, &RowError{Line: 1, Err: reasonf(ErrUnknownName, "column %q", h)})
+			hp.put(&RowError{Line: 1, Err: reasonf(ErrUnknownName, "column %s", echo(h))})
 		case have[h]:
-			errs = append(errs, &RowError{Line: 1, Err: reasonf(ErrMalformed, "column %q appears twice", h)})
+			hp.put(&RowError{Line: 1, Err: reasonf(ErrMalformed, "column %s appears twice", echo(h))})
 		default:
 			use[i] = ci
 			have[h] = true
@@ -265,16 +267,16 @@ func ImportOffers(r io.Reader, opts OfferImportOptions) (Catalog, error) {
 	}
 	for _, req := range []string{"id", "gpu_model", "gpus_per_node", "mode"} {
 		if !have[req] {
-			errs = append(errs, &RowError{Line: 1, Err: reasonf(ErrMissingColumn, "%q", req)})
+			hp.put(&RowError{Line: 1, Err: reasonf(ErrMissingColumn, "%q", req)})
 		}
 	}
-	if len(errs) > 0 {
-		return Catalog{}, errors.Join(errs...)
+	if err := hp.err(); err != nil {
+		return Catalog{}, err
 	}
 
 	c := Catalog{Currency: currency, AsOf: dateOnly(opts.AsOf)}
 	seen := make(map[string]int)
-	errs, err = readRows(cr, len(header), "offers", func(rec []string, line int) []error {
+	rows, err := readRows(cr, len(header), "offers", func(rec []string, line int) []error {
 		rp := rowProblems{line: line}
 		var d offerDraft
 		for i, v := range rec {
@@ -339,11 +341,11 @@ func ImportOffers(r io.Reader, opts OfferImportOptions) (Catalog, error) {
 				c.AsOf = a
 			}
 		}
-		if c.AsOf.IsZero() && len(errs) == 0 {
-			errs = append(errs, &FieldError{Field: "OfferImportOptions.AsOf", Value: "", Err: ErrMissing})
+		if c.AsOf.IsZero() && rows.err() == nil {
+			rows.put(&FieldError{Field: "OfferImportOptions.AsOf", Value: "", Err: ErrMissing})
 		}
 	}
-	return importResult(c, errs, opts.KeepGoodRows)
+	return importResult(c, rows, opts.KeepGoodRows)
 }
 
 // build assembles the offer of a draft whose mode is valid.

@@ -16,7 +16,7 @@ import (
 // frequencies that AWS's Spot Instance Advisor shows for GPU instances. It is
 // an estimate, not a published figure, and offers that use it are marked
 // Source.Estimate.
-const DefaultSpotInterruptionRatePerHour = 0.10 / 730
+const DefaultSpotInterruptionRatePerHour = 0.10 / float64(Month/time.Hour)
 
 // ImportOptions configures ImportPriceList. The zero value of every field but
 // Provider and AsOf means the documented default.
@@ -184,7 +184,7 @@ func ImportPriceList(r io.Reader, opts ImportOptions) (Catalog, error) {
 	}
 	c := Catalog{Currency: o.currency, AsOf: o.asOf}
 	seen := make(map[string]int)
-	errs, err = readRows(cr, len(header), "price list", func(rec []string, line int) []error {
+	rows, err := readRows(cr, len(header), "price list", func(rec []string, line int) []error {
 		name := get(rec, colAccel)
 		if name == "" {
 			return nil // CPU-only instance
@@ -244,7 +244,7 @@ func ImportPriceList(r io.Reader, opts ImportOptions) (Catalog, error) {
 		}
 		for _, of := range offers {
 			if first, dup := seen[of.ID]; dup {
-				rp.errs = append(rp.errs, &RowError{Line: line, Err: reasonf(ErrDuplicateID, "%q also on line %d", of.ID, first)})
+				rp.errs = append(rp.errs, &RowError{Line: line, Err: reasonf(ErrDuplicateID, "%s also on line %d", echo(of.ID), first)})
 				break
 			}
 			if err := of.Validate(); err != nil {
@@ -263,7 +263,7 @@ func ImportPriceList(r io.Reader, opts ImportOptions) (Catalog, error) {
 	if err != nil {
 		return Catalog{}, err
 	}
-	return importResult(c, errs, opts.KeepGoodRows)
+	return importResult(c, rows, opts.KeepGoodRows)
 }
 
 // importConfig is ImportOptions with defaults resolved.
@@ -309,7 +309,7 @@ func (opts ImportOptions) resolve() (*importConfig, error) {
 	if !enumValid(kindNames, opts.Kind) {
 		p.add("ImportOptions.Kind", int(opts.Kind), ErrUnknownName)
 	}
-	if !enumValid(isolationNames, opts.Isolation) {
+	if !opts.Isolation.Valid() {
 		p.add("ImportOptions.Isolation", int(opts.Isolation), ErrUnknownName)
 	}
 	p.duration("ImportOptions.Increment", opts.Increment)

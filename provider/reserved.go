@@ -79,10 +79,15 @@ func (r Reserved) Charges(u Usage) ([]Charge, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
+	return r.charges(u), nil
+}
+
+// charges is Charges of a valid usage and pricing.
+func (r Reserved) charges(u Usage) []Charge {
 	terms := r.Terms(u.Horizon)
 	nodes := decimal.NewFromInt(int64(u.Nodes))
 	if terms == 0 || u.Nodes == 0 {
-		return []Charge{{Category: Commitment, Label: "recurring", Amount: decimal.Zero, Timing: Spread}}, nil
+		return []Charge{{Category: Commitment, Label: "recurring", Amount: decimal.Zero, Timing: Spread}}
 	}
 	var out []Charge
 	if !r.UpfrontPerNode.IsZero() {
@@ -105,7 +110,7 @@ func (r Reserved) Charges(u Usage) ([]Charge, error) {
 	if len(out) == 0 {
 		out = append(out, Charge{Category: Commitment, Label: "recurring", Amount: decimal.Zero, Timing: Spread})
 	}
-	return out, nil
+	return out
 }
 
 // Scale returns r with its upfront and recurring amounts multiplied by k.
@@ -113,4 +118,41 @@ func (r Reserved) Scale(k decimal.Decimal) Pricing {
 	r.UpfrontPerNode = r.UpfrontPerNode.Mul(k)
 	r.RecurringPerHour = r.RecurringPerHour.Mul(k)
 	return r
+}
+
+// Commitment returns the term (see Committer).
+func (r Reserved) Commitment() time.Duration { return r.Term }
+
+// Rates returns the charges of one node held over horizon, each as a PerNode
+// rate (see Linear): a reservation costs the same whatever its use.
+func (r Reserved) Rates(horizon time.Duration) ([]Rate, error) {
+	if err := ratesCheck(r, horizon); err != nil {
+		return nil, err
+	}
+	cs := r.charges(Usage{Horizon: horizon, Nodes: 1})
+	return perNode(cs), nil
+}
+
+// AddPerNodeHour adds amount to the recurring rate; a discount larger than
+// the recurring rate takes the rest, times the term's hours, from the upfront
+// amount, clamped at zero.
+func (r Reserved) AddPerNodeHour(amount decimal.Decimal) (Pricing, bool) {
+	rec := r.RecurringPerHour.Add(amount)
+	if !rec.IsNegative() {
+		r.RecurringPerHour = rec
+		return r, false
+	}
+	var cl bool
+	r.RecurringPerHour = decimal.Zero
+	r.UpfrontPerNode, cl = clampAdd(r.UpfrontPerNode, rec.Mul(hours(r.Term)))
+	return r, cl
+}
+
+// perNode turns the charges of one node into PerNode rates.
+func perNode(cs []Charge) []Rate {
+	out := make([]Rate, len(cs))
+	for i, c := range cs {
+		out[i] = Rate{Category: c.Category, Label: c.Label, Timing: c.Timing, Basis: PerNode, Amount: c.Amount}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package tco_test
 
 import (
+	"syscall"
 	"testing"
 	"time"
 
@@ -10,6 +11,24 @@ import (
 	"github.com/gputco/gputco/workload/workloadtest"
 	"github.com/shopspring/decimal"
 )
+
+// cpuTime returns the CPU time the process has used, all threads (GC
+// included): on a machine shared with other work it measures the cost of an
+// operation better than the wall time does.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per unit since start, over units units, as
+// "cpu-ns/<unit>".
+func reportCPU(b *testing.B, start time.Duration, units float64, unit string) {
+	b.Helper()
+	b.ReportMetric(float64(cpuTime()-start)/units, "cpu-ns/"+unit)
+}
 
 // benchHidden is a typical cloud hidden-cost profile.
 func benchHidden() provider.HiddenCosts {
@@ -26,11 +45,13 @@ func benchEvaluate(b *testing.B, w workload.Workload, o provider.Offer, a tco.As
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	start := cpuTime()
 	for b.Loop() {
 		if _, err := tco.Evaluate(w, o, a); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start, float64(b.N), "op")
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "evaluations/s")
 }
 
@@ -105,4 +126,110 @@ func BenchmarkBreakEven(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "evaluations/s")
+}
+
+// benchPrepared measures the prepared workload w priced on every offer,
+// reporting ns/offer and offers/s.
+func benchPrepared(b *testing.B, w workload.Workload, offers []provider.Offer, a tco.Assumptions) {
+	b.Helper()
+	p, err := tco.Prepare(w, a)
+	if err != nil {
+		b.Fatal(err)
+	}
+	priced := 0
+	for _, o := range offers {
+		if _, err := p.Evaluate(o); err == nil {
+			priced++
+		}
+	}
+	if priced == 0 {
+		b.Fatal("no offer priced")
+	}
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		for _, o := range offers {
+			p.Evaluate(o) //nolint:errcheck // incompatible offers are part of the load
+		}
+	}
+	n := float64(b.N) * float64(len(offers))
+	reportCPU(b, start, n, "offer")
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/n, "ns/offer")
+	b.ReportMetric(n/b.Elapsed().Seconds(), "offers/s")
+}
+
+// BenchmarkPreparedServiceDefaultCatalog prices the prepared chat service
+// (64 GPUs, diurnal, one year) on each offer of the default catalog, owned
+// included (target ≤ 10 µs per offer on average).
+func BenchmarkPreparedServiceDefaultCatalog(b *testing.B) {
+	c, err := provider.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchPrepared(b, workloadtest.ChatInference(), c.Offers, tco.Assumptions{DiscountRatePerYear: 0.08})
+}
+
+// BenchmarkPreparedOwnedService prices the prepared chat service on the
+// owned 8×H100 server of BenchmarkEvaluateOwnedService.
+func BenchmarkPreparedOwnedService(b *testing.B) {
+	o := evalOffer("bench-owned", evalOwned())
+	o.Hidden = benchHidden()
+	benchPrepared(b, workloadtest.ChatInference(), []provider.Offer{o}, tco.Assumptions{DiscountRatePerYear: 0.08})
+}
+
+// benchTerms measures the cost terms of the prepared w on o.
+func benchTerms(b *testing.B, w workload.Workload, o provider.Offer) {
+	b.Helper()
+	p, err := tco.Prepare(w, tco.Assumptions{DiscountRatePerYear: 0.08})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := p.Terms(o); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		if _, err := p.Terms(o); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, start, float64(b.N), "op")
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
+}
+
+// BenchmarkTermsOwnedService is the cost terms of the chat service on an
+// owned server (target ≤ 5 µs per pair).
+func BenchmarkTermsOwnedService(b *testing.B) {
+	o := evalOffer("bench-owned", evalOwned())
+	o.Hidden = benchHidden()
+	benchTerms(b, workloadtest.ChatInference(), o)
+}
+
+// BenchmarkTermsMeteredJob is the cost terms of the fine-tune job on a
+// per-second offer (target ≤ 5 µs per pair).
+func BenchmarkTermsMeteredJob(b *testing.B) {
+	o := evalOffer("bench-metered", provider.PerSecond(decimal.RequireFromString("55.04"), time.Minute))
+	o.Hidden = benchHidden()
+	benchTerms(b, workloadtest.FineTune(), o)
+}
+
+// BenchmarkRankDefaultCatalog ranks the chat service over the default
+// catalog, preparation included (target ≤ 0.5 ms).
+func BenchmarkRankDefaultCatalog(b *testing.B) {
+	c, err := provider.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := workloadtest.ChatInference()
+	a := tco.Assumptions{DiscountRatePerYear: 0.08}
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		if _, err := tco.Rank(w, c.Offers, a); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, start, float64(b.N), "op")
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rankings/s")
 }
