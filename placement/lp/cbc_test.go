@@ -9,11 +9,6 @@ import (
 	"time"
 )
 
-// relClose reports |got − want| ≤ tol·max(1, |want|).
-func relClose(got, want, tol float64) bool {
-	return math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))
-}
-
 // TestCBCNetlib solves every netlib instance through the CBC adapter: the
 // objective must match optima.tsv within 1e-6 relative, and the solution
 // with its duals must pass the optimality certificate check. Each instance
