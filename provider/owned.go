@@ -151,22 +151,36 @@ func (o Owned) Schedule() []decimal.Decimal {
 // price less the depreciation of the whole years elapsed and a pro-rata share
 // of the current year's. It never rises with t.
 func (o Owned) BookValue(t time.Duration) decimal.Decimal {
-	sched := o.Schedule()
-	if sched == nil {
-		return decimal.Zero
+	n := o.UsefulLifeYears
+	if n < 1 || n > maxLifeYears || !moneyInBounds(o.SalvagePerNode) || !moneyInBounds(o.PurchasePerNode) ||
+		o.SalvagePerNode.GreaterThan(o.PurchasePerNode) {
+		return decimal.Zero // as Schedule: no schedule for an invalid life or salvage
 	}
 	if t <= 0 {
 		return o.PurchasePerNode
 	}
 	full := int(t / Year)
-	if full >= len(sched) {
+	if full >= n {
 		return o.SalvagePerNode
 	}
+	frac := decimal.NewFromInt(int64(t%Year)).DivRound(nsPerYear, Precision)
+	if o.Method == StraightLine {
+		// Schedule's straight line, without building it: per a year, the
+		// rest of the base in the last year.
+		base := o.PurchasePerNode.Sub(o.SalvagePerNode)
+		per := base.DivRound(decimal.NewFromInt(int64(n)), Precision)
+		cur := per
+		if full == n-1 {
+			cur = base.Sub(per.Mul(decimal.NewFromInt(int64(n - 1))))
+		}
+		book := o.PurchasePerNode.Sub(per.Mul(decimal.NewFromInt(int64(full))))
+		return book.Sub(cur.Mul(frac).Round(Precision))
+	}
+	sched := o.Schedule()
 	book := o.PurchasePerNode
 	for _, d := range sched[:full] {
 		book = book.Sub(d)
 	}
-	frac := decimal.NewFromInt(int64(t%Year)).DivRound(nsPerYear, Precision)
 	return book.Sub(sched[full].Mul(frac).Round(Precision))
 }
 
