@@ -94,13 +94,18 @@ func (w Workload) MarshalJSON() ([]byte, error) {
 // fields. Omitted fields take their zero values. It does not validate: use
 // ReadWorkload, or call Validate. On error *w is unchanged.
 func (w *Workload) UnmarshalJSON(data []byte) error {
+	return w.decode(data, Decoder{})
+}
+
+// decode is UnmarshalJSON with the curve types of d.
+func (w *Workload) decode(data []byte, d Decoder) error {
 	var v workloadJSON
 	if err := strictUnmarshal(data, &v); err != nil {
 		return fmt.Errorf("%w: %w", ErrSyntax, err)
 	}
 	var demand Curve
 	if len(v.Demand) > 0 {
-		c, err := UnmarshalCurve(v.Demand)
+		c, err := d.Curve(v.Demand)
 		if err != nil {
 			return fmt.Errorf("workload %s: demand: %w", echo(v.Name), err)
 		}
