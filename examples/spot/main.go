@@ -94,7 +94,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	sc, err := opt.LoadScenario(builtinScenario())
+	sc, err := opt.LoadScenario(workload.Decoder{}, builtinScenario())
 	if err != nil {
 		return err
 	}

@@ -75,6 +75,26 @@ func (m MoneyTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
+// CountTicks labels an axis with whole numbers and thousands separators
+// ("12,000"), on gonum's default tick positions.
+type CountTicks struct{}
+
+// Ticks returns the default ticks between lo and hi with whole-number labels.
+func (CountTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i, t := range ticks {
+		if t.Label == "" {
+			continue
+		}
+		sign, v := "", math.Round(t.Value)
+		if v < 0 {
+			sign, v = "-", -v
+		}
+		ticks[i].Label = sign + Thousands(strconv.FormatFloat(v, 'f', 0, 64))
+	}
+	return ticks
+}
+
 // Line adds a named line through xs, ys to p in the i-th colour.
 func Line(p *plot.Plot, name string, i int, xs, ys []float64) error {
 	if len(xs) != len(ys) {

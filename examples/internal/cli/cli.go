@@ -118,19 +118,19 @@ func (c Common) LoadCatalog(dec provider.Decoder) (provider.Catalog, error) {
 	return cat, nil
 }
 
-// LoadScenario returns the scenario named by -workloads, read and validated
-// with workload.ReadScenario, or builtin when the flag is empty. A file that
-// cannot be read or decoded is a *UsageError naming it.
-func (c Common) LoadScenario(builtin workload.Scenario) (workload.Scenario, error) {
+// LoadScenario returns the scenario named by -workloads, decoded with dec
+// (the zero Decoder knows the built-in curve types) and validated, or builtin
+// when the flag is empty. A file that cannot be read or decoded is a
+// *UsageError naming it.
+func (c Common) LoadScenario(dec workload.Decoder, builtin workload.Scenario) (workload.Scenario, error) {
 	if c.Workloads == "" {
 		return builtin, nil
 	}
-	f, err := os.Open(c.Workloads)
+	data, err := os.ReadFile(c.Workloads)
 	if err != nil {
 		return workload.Scenario{}, &UsageError{fmt.Errorf("-workloads: %w", err)}
 	}
-	defer f.Close()
-	s, err := workload.ReadScenario(f)
+	s, err := dec.Scenario(data)
 	if err != nil {
 		return workload.Scenario{}, &UsageError{fmt.Errorf("-workloads %s: %w", c.Workloads, err)}
 	}

@@ -106,7 +106,7 @@ func TestParseAndLoad(t *testing.T) {
 			if err == nil && tt.load {
 				_, err = c.LoadCatalog(provider.Decoder{})
 				if err == nil {
-					_, err = c.LoadScenario(workload.Scenario{})
+					_, err = c.LoadScenario(workload.Decoder{}, workload.Scenario{})
 				}
 			}
 			var u *UsageError
