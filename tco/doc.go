@@ -13,7 +13,8 @@
 // so that the lines add up exactly to the total and each hidden cost can be
 // switched off on its own (Assumptions.Exclude).
 //
-// BreakEven finds the utilization at which owning costs as much as renting;
+// BreakEven finds every utilization at which owning and renting cost the same
+// and the ranges where each is cheaper;
 // Sensitivity varies one input; Simulate draws preemptions, failures and
 // stock-outs at random to give the distribution around Evaluate's expectation;
 // SimulatePolicy replays a spot-availability trace under a deadline policy

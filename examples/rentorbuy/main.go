@@ -1,8 +1,9 @@
 // Command rentorbuy answers "rent or buy?" for one owned server of the
 // catalog: against every offer that rents the same GPU, it prints the
-// utilization at which owning breaks even (tco.BreakEven, all hidden costs
-// included), the month from which owning has cost less cash, and both totals
-// at the utilization you expect.
+// utilizations at which the cheaper side changes (tco.BreakEven, all hidden
+// costs included) and the ranges of utilization where owning is cheaper, the
+// month from which owning has cost less cash, and both totals at the
+// utilization you expect.
 //
 // By default it compares the embedded catalog's 8×H100 server over 3 years at
 // 60 % utilization:
@@ -28,6 +29,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -168,18 +170,10 @@ func render(w io.Writer, cat provider.Catalog, own provider.Offer, opt options, 
 	fmt.Fprintf(w, "Owning %s: %s total at %.0f%%, hidden costs included\n\n",
 		own.ID, rows[0].owns.PresentValue.StringFixed(0), opt.util*100)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "RENT OFFER\tMODE\t$/GPU-H\tBREAK-EVEN\tOWN CHEAPER FROM\tRENT @%.0f%%\tOWN @%.0f%%\tVERDICT\n", opt.util*100, opt.util*100)
+	fmt.Fprintf(tw, "RENT OFFER\tMODE\t$/GPU-H\tBREAK-EVEN\tOWN CHEAPER AT\tOWN CHEAPER FROM\tRENT @%.0f%%\tOWN @%.0f%%\tVERDICT\n", opt.util*100, opt.util*100)
 	for _, r := range rows {
 		be := r.breakEven
-		var cross string
-		switch be.Outcome {
-		case tco.OwnAlwaysCheaper:
-			cross = "always"
-		case tco.RentAlwaysCheaper:
-			cross = "never"
-		default:
-			cross = fmt.Sprintf("%.1f%%", be.Utilization*100)
-		}
+		cross, where := crossings(be), ownRanges(be)
 		month := "never"
 		if be.Month > 0 {
 			month = fmt.Sprintf("month %d", be.Month)
@@ -188,8 +182,8 @@ func render(w io.Writer, cat provider.Catalog, own provider.Offer, opt options, 
 		if r.owns.PresentValue.LessThan(r.rent.PresentValue) {
 			verdict = "buy"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t$%.2f\t%s\t%s\t%s\t%s\t%s\n", r.offer.ID, r.offer.Pricing.Mode(), r.rate,
-			cross, month, r.rent.PresentValue.StringFixed(0), r.owns.PresentValue.StringFixed(0), verdict)
+		fmt.Fprintf(tw, "%s\t%s\t$%.2f\t%s\t%s\t%s\t%s\t%s\t%s\n", r.offer.ID, r.offer.Pricing.Mode(), r.rate,
+			cross, where, month, r.rent.PresentValue.StringFixed(0), r.owns.PresentValue.StringFixed(0), verdict)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -198,4 +192,42 @@ func render(w io.Writer, cat provider.Catalog, own provider.Offer, opt options, 
 		fmt.Fprintf(w, "skipped %s\n", s)
 	}
 	return nil
+}
+
+// crossings lists the utilizations at which the cheaper side changes, or
+// "none".
+func crossings(be tco.BreakEvenPoint) string {
+	if len(be.Crossings) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(be.Crossings))
+	for i, c := range be.Crossings {
+		parts[i] = fmt.Sprintf("%.1f%%", c.Utilization*100)
+	}
+	return strings.Join(parts, ",")
+}
+
+// ownRanges says at which utilizations owning is cheaper: "always",
+// "never", "≥35.1%", "<90.5%" or "20.0-45.0%" ranges joined by commas.
+func ownRanges(be tco.BreakEvenPoint) string {
+	var parts []string
+	for _, r := range be.Ranges {
+		if r.Cheaper != tco.OwnSide {
+			continue
+		}
+		switch {
+		case r.From == 0 && r.To == 1:
+			return "always"
+		case r.From == 0:
+			parts = append(parts, fmt.Sprintf("<%.1f%%", r.To*100))
+		case r.To == 1:
+			parts = append(parts, fmt.Sprintf(">%.1f%%", r.From*100))
+		default:
+			parts = append(parts, fmt.Sprintf("%.1f-%.1f%%", r.From*100, r.To*100))
+		}
+	}
+	if len(parts) == 0 {
+		return "never"
+	}
+	return strings.Join(parts, ",")
 }

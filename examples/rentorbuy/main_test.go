@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +33,25 @@ func TestRunDefault(t *testing.T) {
 	}
 	if warn.Len() != 0 {
 		t.Errorf("unexpected warning for a fresh catalog: %s", warn.String())
+	}
+}
+
+// TestRunOwnCheaperBelow: against the AWS 3-year reservation the default
+// server is cheaper only below about 90 % utilization — owning's power
+// bill rises with use, the reservation's does not — and the table says so
+// rather than "always".
+func TestRunOwnCheaperBelow(t *testing.T) {
+	var out, warn bytes.Buffer
+	if err := run(&out, &warn, nil, today); err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^aws-p5-h100-reserved-3y +reserved +\$2\.48 +([0-9.]+)% +<([0-9.]+)% `).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no aws-p5-h100-reserved-3y row with owning cheaper below a crossing in:\n%s", out.String())
+	}
+	u, _ := strconv.ParseFloat(m[1], 64)
+	if m[1] != m[2] || u < 85 || u > 95 {
+		t.Errorf("crossing %s%%, own cheaper below %s%%; want one crossing near 90.5%%", m[1], m[2])
 	}
 }
 
