@@ -96,23 +96,12 @@ func TestDefaultSources(t *testing.T) {
 	}
 }
 
-// gpuSpecs are the GPU figures every offer of a model must carry.
-var gpuSpecs = map[string]provider.GPU{
-	"H100 SXM":  {Model: "H100 SXM", MemoryGiB: 80, BF16TFLOPS: 989, TDPWatts: 700, Class: provider.Datacenter},
-	"H200":      {Model: "H200", MemoryGiB: 141, BF16TFLOPS: 989, TDPWatts: 700, Class: provider.Datacenter},
-	"A100 80GB": {Model: "A100 80GB", MemoryGiB: 80, BF16TFLOPS: 312, TDPWatts: 400, Class: provider.Datacenter},
-	"A100 40GB": {Model: "A100 40GB", MemoryGiB: 40, BF16TFLOPS: 312, TDPWatts: 400, Class: provider.Datacenter},
-	"V100":      {Model: "V100", MemoryGiB: 16, BF16TFLOPS: 125, TDPWatts: 300, Class: provider.Datacenter},
-	"L40S":      {Model: "L40S", MemoryGiB: 48, BF16TFLOPS: 362, TDPWatts: 350, Class: provider.Datacenter},
-	"RTX 4090":  {Model: "RTX 4090", MemoryGiB: 24, BF16TFLOPS: 165, TDPWatts: 450, Class: provider.Consumer},
-}
-
 func TestDefaultGPUSpecs(t *testing.T) {
 	c := defaultCatalog(t)
 	for _, o := range c.Offers {
-		want, ok := gpuSpecs[o.GPU.Model]
+		want, ok := provider.KnownGPU(o.GPU.Model)
 		if !ok {
-			t.Errorf("offer %s: GPU model %q is not one of the catalog's model names", o.ID, o.GPU.Model)
+			t.Errorf("offer %s: GPU model %q is not in the GPU table (provider.KnownGPUs)", o.ID, o.GPU.Model)
 			continue
 		}
 		if diff := cmp.Diff(want, o.GPU); diff != "" {

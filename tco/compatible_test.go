@@ -223,3 +223,36 @@ func TestCheckString(t *testing.T) {
 		})
 	}
 }
+
+// TestKnownGPUsPriceable: one GPU table serves provider and workload, so
+// every GPU of the default catalog and every accelerator the importers
+// know has a default speed factor; a workload without a model list of its
+// own can run on all of them. Before the table was shared, the default
+// catalog's A100 40GB offers and 11 of the 17 known accelerator names were
+// refused for every default workload.
+func TestKnownGPUsPriceable(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := cat.UnknownGPUs(); len(u) != 0 {
+		t.Errorf("default catalog has GPU models the table does not know: %v", u)
+	}
+	var r workload.Requirements
+	for _, o := range cat.Offers {
+		if _, ok := r.SpeedFactor(o.GPU.Model); !ok {
+			t.Errorf("offer %s: GPU %q has no default speed factor", o.ID, o.GPU.Model)
+		}
+	}
+	for name, g := range provider.KnownAccelerators() {
+		if _, ok := r.SpeedFactor(g.Model); !ok {
+			t.Errorf("accelerator %s (%s) has no default speed factor", name, g.Model)
+		}
+		if workload.DefaultSpeedBasis(g.Model) == "" {
+			t.Errorf("accelerator %s (%s): default speed factor without a basis", name, g.Model)
+		}
+	}
+	if len(workload.DefaultSpeedFactors()) != len(provider.KnownGPUs()) {
+		t.Errorf("%d default speed factors for %d known GPUs", len(workload.DefaultSpeedFactors()), len(provider.KnownGPUs()))
+	}
+}

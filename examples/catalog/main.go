@@ -14,7 +14,8 @@
 // The price per GPU-hour is provider.Offer.RatePerGPUHour over a 3-year
 // horizon, one node held and fully busy, so that reserved terms and owned
 // hardware compare with pay-as-you-go rates. A catalog dated more than 180
-// days before today draws a warning on standard error.
+// days before today draws a warning on standard error, and so does a GPU
+// model that the module's GPU table does not know.
 package main
 
 import (
@@ -92,13 +93,17 @@ type row struct {
 	asOf                 time.Time
 }
 
-// printCatalog writes cat to w as an aligned table, and a one-line warning
-// to warn when the catalog is older than staleAfter at now.
+// printCatalog writes cat to w as an aligned table, and to warn a one-line
+// warning when the catalog is older than staleAfter at now and one for each
+// GPU model the GPU table does not know.
 func printCatalog(w, warn io.Writer, cat provider.Catalog, now time.Time) error {
 	for _, s := range cat.Stale(now, staleAfter) {
 		if s.Offer == "" { // the catalog as a whole; offers carry older source dates by design
 			fmt.Fprintf(warn, "warning: %s; its prices may be out of date\n", s)
 		}
+	}
+	for _, m := range cat.UnknownGPUs() {
+		fmt.Fprintf(warn, "warning: GPU model %q is not in the GPU table (provider.KnownGPUs); a workload can use its offers only by naming it with a speed factor\n", m)
 	}
 	rows := make([]row, 0, len(cat.Offers))
 	for _, o := range cat.Offers {

@@ -148,6 +148,30 @@ func TestStaleWarning(t *testing.T) {
 	}
 }
 
+// TestUnknownGPUWarning: a GPU model the table does not know is reported
+// when the catalog is loaded, not met later as an incompatibility.
+func TestUnknownGPUWarning(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, warn bytes.Buffer
+	if err := printCatalog(&out, &warn, cat, cat.AsOf); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(warn.String(), "GPU model") {
+		t.Errorf("default catalog: unexpected GPU warning %q", warn.String())
+	}
+	cat.Offers[0].GPU.Model = "MI300X"
+	warn.Reset()
+	if err := printCatalog(&out, &warn, cat, cat.AsOf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(warn.String(), `GPU model "MI300X" is not in the GPU table`) {
+		t.Errorf("no warning about the unknown model, got %q", warn.String())
+	}
+}
+
 func TestDescribe(t *testing.T) {
 	d := provider.Metered{}.RatePerHour
 	tests := []struct {

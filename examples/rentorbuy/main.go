@@ -89,6 +89,9 @@ func run(w, warn io.Writer, args []string, now time.Time) error {
 			fmt.Fprintf(warn, "warning: %s; its prices may be out of date\n", s)
 		}
 	}
+	for _, m := range cat.UnknownGPUs() {
+		fmt.Fprintf(warn, "warning: GPU model %q is not in the GPU table (provider.KnownGPUs); its offers have no default speed factor\n", m)
+	}
 	own, ok := cat.Offers.Find(opt.own)
 	if !ok {
 		return fmt.Errorf("no offer %q in the catalog", opt.own)
