@@ -153,31 +153,40 @@ func TestBreakEvenOwnCheaperBelow(t *testing.T) {
 	}
 }
 
-// TestBreakEvenDefaultReservation is the case: the default 8×H100
-// server against the AWS 3-year reservation over 3 years, every hidden cost
-// included. Owning is cheaper at low use but not at full use (525,094
-// against 523,122), so there is no "own always cheaper".
-func TestBreakEvenDefaultReservation(t *testing.T) {
+// TestBreakEvenDefaultReservations: the default 8×H100 server against every
+// reservation of the default catalog over 3 years, every hidden cost
+// included. Owning's running cost rises with use and a reservation's does
+// not, so the verdict once read "own always cheaper" from the lowest
+// utilization alone although owning lost at full use (525,094 against
+// 523,122 for the 3-year reservation). Whatever the catalog's figures, the
+// ranges must agree with the present values at every utilization probed.
+func TestBreakEvenDefaultReservations(t *testing.T) {
 	cat, err := provider.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
 	own, _ := cat.Offers.Find("self-8x-h100-server")
-	rent, _ := cat.Offers.Find("aws-p5-h100-reserved-3y")
 	w := node8Service()
 	w.Interruption.RestartTime = 10 * time.Minute
 	a := tco.Assumptions{Horizon: 3 * provider.Year}
-	got, err := tco.BreakEven(w, rent, own, a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Outcome != tco.OwnCheaperBelow || len(got.Crossings) != 1 {
-		t.Fatalf("outcome %v with crossings %+v, want own cheaper below one crossing", got.Outcome, got.Crossings)
-	}
-	for _, u := range []float64{got.Utilization - 0.01, got.Utilization + 0.01, 1} {
-		r, o := propPV(t, w, rent, own, a, u)
-		if got.OwnCheaperAt(u) != (o < r) {
-			t.Errorf("at u = %.4f own %.0f, rent %.0f, but OwnCheaperAt = %v", u, o, r, got.OwnCheaperAt(u))
+	for _, rent := range cat.Offers.GPU(own.GPU.Model).Mode("reserved") {
+		got, err := tco.BreakEven(w, rent, own, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		probes := []float64{0.01, 0.25, 0.5, 0.75, 1}
+		for _, c := range got.Crossings {
+			probes = append(probes, c.Utilization-0.01, c.Utilization+0.01)
+		}
+		for _, u := range probes {
+			if u <= 0 || u > 1 {
+				continue
+			}
+			r, o := propPV(t, w, rent, own, a, u)
+			if got.OwnCheaperAt(u) != (o < r) {
+				t.Errorf("%s at u = %.4f: own %.0f, rent %.0f, but OwnCheaperAt = %v (%v, ranges %+v)",
+					rent.ID, u, o, r, got.OwnCheaperAt(u), got.Outcome, got.Ranges)
+			}
 		}
 	}
 }
