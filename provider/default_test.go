@@ -2,6 +2,8 @@ package provider_test
 
 import (
 	"encoding/json"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -277,4 +279,36 @@ func BenchmarkDefault(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestDefaultNotesAgreeWithFigures: a note states the figures the offer
+// carries. Every "fill probability X" a note mentions is the offer's
+// FillProbability (runpod-h100-spot once said both 0.6 and 0.8), and every
+// staff cost in the hidden profile is given in the note with a URL of its
+// source (the owned servers once carried a Thailand default for a US site).
+func TestDefaultNotesAgreeWithFigures(t *testing.T) {
+	fill := regexp.MustCompile(`(?i)fill probability (?:is |of )?([0-9]+(?:\.[0-9]+)?)`)
+	for _, o := range defaultCatalog(t).Offers {
+		for _, m := range fill.FindAllStringSubmatch(o.Source.Note, -1) {
+			if v, _ := strconv.ParseFloat(m[1], 64); v != o.Availability.FillProbability {
+				t.Errorf("%s: note says %q, offer has fill probability %g", o.ID, m[0], o.Availability.FillProbability)
+			}
+		}
+		if c := o.Hidden.StaffCostPerYear; c.IsPositive() {
+			amount := "$" + thousands(c.IntPart())
+			i := strings.Index(o.Source.Note, amount)
+			if i < 0 || !strings.Contains(o.Source.Note[i:min(len(o.Source.Note), i+400)], "https://") {
+				t.Errorf("%s: staff cost %s/yr is not given in the note with the URL of its source", o.ID, amount)
+			}
+		}
+	}
+}
+
+// thousands formats n with comma separators: 90520 → "90,520".
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
