@@ -57,8 +57,9 @@ type options struct {
 	years, util, rate float64
 }
 
-// run parses args and prints the comparison to w, warnings to warn. now is
-// today's date, for the staleness warning.
+// run parses args and prints the comparison to w, warnings to warn: the
+// catalog, and each offer compared, whose figures are older than staleAfter
+// at now (today's date), and GPU models the GPU table does not know.
 func run(w, warn io.Writer, args []string, now time.Time) error {
 	fs := flag.NewFlagSet("rentorbuy", flag.ContinueOnError)
 	fs.SetOutput(warn)
@@ -84,8 +85,9 @@ func run(w, warn io.Writer, args []string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	for _, s := range cat.Stale(now, staleAfter) {
-		if s.Offer == "" { // the catalog as a whole; offers carry older source dates by design
+	stale := cat.Stale(now, staleAfter)
+	for _, s := range stale {
+		if s.Offer == "" {
 			fmt.Fprintf(warn, "warning: %s; its prices may be out of date\n", s)
 		}
 	}
@@ -103,7 +105,30 @@ func run(w, warn io.Writer, args []string, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	// Warn about the offers compared whose own figures are old.
+	compared := map[string]bool{own.ID: true}
+	for _, r := range rows {
+		compared[r.offer.ID] = true
+	}
+	var old []string
+	for _, s := range stale {
+		if compared[s.Offer] {
+			old = append(old, fmt.Sprintf("%s (%s)", s.Offer, age(s)))
+		}
+	}
+	if len(old) > 0 {
+		fmt.Fprintf(warn, "warning: %d of the %d offers compared have figures older than %d days: %s; their prices may be out of date\n",
+			len(old), len(compared), int(staleAfter/(24*time.Hour)), strings.Join(old, ", "))
+	}
 	return render(w, cat, own, opt, rows, skipped)
+}
+
+// age is the age of stale figures in days, or "undated".
+func age(s provider.Stale) string {
+	if s.AsOf.IsZero() {
+		return "undated"
+	}
+	return fmt.Sprintf("%s, %d days", s.AsOf.Format(time.DateOnly), int64(s.Age/(24*time.Hour)))
 }
 
 // load returns the catalog at path, or the embedded default for "".

@@ -31,8 +31,41 @@ func TestRunDefault(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no aws-p5-h100-ondemand row with a crossover in:\n%s", text)
 	}
+	// The catalog is fresh, but most offers' own figures are not: the AWS
+	// on-demand price dates from June 2025.
+	if w := warn.String(); strings.Contains(w, "catalog dated") ||
+		!strings.Contains(w, "offers compared have figures older than 180 days") ||
+		!strings.Contains(w, "aws-p5-h100-ondemand (2025-06-01, ") {
+		t.Errorf("want a warning about stale offers and none about the catalog, got %q", w)
+	}
+}
+
+// TestRunFreshOffers: offers whose figures are recent draw no warning.
+func TestRunFreshOffers(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range cat.Offers {
+		cat.Offers[i].Source.AsOf = cat.AsOf
+	}
+	path := filepath.Join(t.TempDir(), "fresh.json")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.WriteJSON(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var out, warn bytes.Buffer
+	if err := run(&out, &warn, []string{"-catalog", path}, today); err != nil {
+		t.Fatal(err)
+	}
 	if warn.Len() != 0 {
-		t.Errorf("unexpected warning for a fresh catalog: %s", warn.String())
+		t.Errorf("unexpected warning for fresh offers: %s", warn.String())
 	}
 }
 
@@ -137,7 +170,7 @@ func TestRunStaleWarning(t *testing.T) {
 	if err := run(&out, &warn, nil, cat.AsOf.Add(200*24*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(warn.String(), "out of date") || strings.Count(warn.String(), "\n") != 1 {
-		t.Errorf("want a one-line staleness warning, got %q", warn.String())
+	if strings.Count(warn.String(), "warning: provider: catalog dated") != 1 {
+		t.Errorf("want one staleness warning about the catalog, got %q", warn.String())
 	}
 }
