@@ -234,6 +234,9 @@ func TestDefaultRequiredOffers(t *testing.T) {
 // $1.427 + colocation $0.321 + maintenance $0.428 per GPU-hour give the fixed
 // cost F = $2.18, and energy adds $0.099: $2.275 per GPU-hour. The tolerance,
 // ±$0.005, covers the rounding of the published components to tenths of a cent.
+// §5a assumes no residual value, so the check drops the offer's resale
+// curve; with it, the market value after 3 years (the curve's fraction of
+// the $300,000 price) comes back over the 3 × 8,760 × 8 GPU-hours.
 func TestDefaultOwnedH100ReproducesReference(t *testing.T) {
 	c := defaultCatalog(t)
 	owned := c.Offers.Filter(all(isModel("H100 SXM"), ownedNodeOf(8)))
@@ -241,6 +244,10 @@ func TestDefaultOwnedH100ReproducesReference(t *testing.T) {
 		t.Fatalf("found %d owned 8xH100 offers, want 1", len(owned))
 	}
 	o := owned[0]
+	server := o.Pricing.(provider.Owned)
+	resale := server.Resale
+	server.Resale = provider.Resale{}
+	o.Pricing = server
 	got, err := o.RatePerGPUHour(3 * provider.Year)
 	if err != nil {
 		t.Fatalf("RatePerGPUHour: %v", err)
@@ -248,7 +255,43 @@ func TestDefaultOwnedH100ReproducesReference(t *testing.T) {
 	want := decimal.RequireFromString("2.275")
 	tol := decimal.RequireFromString("0.005")
 	if got.Sub(want).Abs().GreaterThan(tol) {
-		t.Errorf("%s: RatePerGPUHour(3y) = %s, want %s ± %s", o.ID, got.StringFixed(4), want, tol)
+		t.Errorf("%s: RatePerGPUHour(3y) without resale = %s, want %s ± %s", o.ID, got.StringFixed(4), want, tol)
+	}
+	withResale, err := owned[0].RatePerGPUHour(3 * provider.Year)
+	if err != nil {
+		t.Fatalf("RatePerGPUHour: %v", err)
+	}
+	back := decimal.NewFromFloat(resale.Fraction(3*provider.Year)).Mul(decimal.NewFromInt(300000)).
+		DivRound(decimal.NewFromInt(3*8760*8), provider.Precision)
+	if d := got.Sub(back).Sub(withResale).Abs(); d.GreaterThan(decimal.RequireFromString("0.0001")) {
+		t.Errorf("%s: RatePerGPUHour(3y) with resale = %s, want %s − %s", o.ID, withResale.StringFixed(4), got.StringFixed(4), back.StringFixed(4))
+	}
+}
+
+// TestDefaultOwnedResale: every owned offer of the default catalog credits a
+// market resale value in the cash view, from a sourced curve flagged as an
+// estimate, while its book value (the accounting view) still follows the
+// depreciation schedule. A 1-year horizon once credited the straight-line
+// book value, two thirds of the price, whatever the market pays.
+func TestDefaultOwnedResale(t *testing.T) {
+	for _, o := range defaultCatalog(t).Offers.Mode("owned") {
+		p := o.Pricing.(provider.Owned)
+		if p.Resale.IsZero() || p.Resale.Source == "" || !p.Resale.Estimate {
+			t.Errorf("%s: resale curve %+v, want points, a source and the estimate flag", o.ID, p.Resale)
+			continue
+		}
+		cs, err := p.Charges(provider.Usage{Horizon: provider.Year, Nodes: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := cs[len(cs)-1]
+		want := p.PurchasePerNode.Mul(decimal.NewFromFloat(p.Resale.Fraction(provider.Year))).Round(provider.Precision).Neg()
+		if last.Category != provider.Residual || last.Label != "resale value at market" || !last.Amount.Equal(want) {
+			t.Errorf("%s: last line %+v, want resale value at market %s", o.ID, last, want)
+		}
+		if book := p.BookValue(provider.Year); !book.Equal(p.PurchasePerNode.Mul(decimal.NewFromInt(2)).DivRound(decimal.NewFromInt(3), provider.Precision)) {
+			t.Errorf("%s: book value after 1 of 3 years = %s, want two thirds of %s", o.ID, book, p.PurchasePerNode)
+		}
 	}
 }
 

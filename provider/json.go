@@ -297,6 +297,17 @@ type ownedJSON struct {
 	StaffFTEPerNode            float64         `json:"staffFTEPerNode"`
 	StaffCostPerYear           decimal.Decimal `json:"staffCostPerYear"`
 	ProcurementLeadTime        Duration        `json:"procurementLeadTime"`
+	Resale                     *resaleJSON     `json:"resale,omitempty"`
+}
+
+// resaleJSON is a Resale curve: {"points":[{"age":"8760h0m0s","fraction":0.72}], ...}.
+type resaleJSON struct {
+	Points []struct {
+		Age      Duration `json:"age"`
+		Fraction float64  `json:"fraction"`
+	} `json:"points"`
+	Source   string `json:"source"`
+	Estimate bool   `json:"estimate"`
 }
 
 func (w ownedJSON) pricing() Owned {
@@ -306,7 +317,33 @@ func (w ownedJSON) pricing() Owned {
 		PUE: w.PUE, EnergyPerKWh: w.EnergyPerKWh, ColocationPerKWMonth: w.ColocationPerKWMonth,
 		MaintenanceFractionPerYear: w.MaintenanceFractionPerYear, StaffFTEPerNode: w.StaffFTEPerNode,
 		StaffCostPerYear: w.StaffCostPerYear, ProcurementLeadTime: time.Duration(w.ProcurementLeadTime),
+		Resale: w.Resale.resale(),
 	}
+}
+
+func (w *resaleJSON) resale() Resale {
+	if w == nil {
+		return Resale{}
+	}
+	r := Resale{Source: w.Source, Estimate: w.Estimate, Points: make([]ResalePoint, len(w.Points))}
+	for i, p := range w.Points {
+		r.Points[i] = ResalePoint{Age: time.Duration(p.Age), Fraction: p.Fraction}
+	}
+	return r
+}
+
+func resaleToJSON(r Resale) *resaleJSON {
+	if r.IsZero() && r.Source == "" && !r.Estimate {
+		return nil
+	}
+	w := &resaleJSON{Source: r.Source, Estimate: r.Estimate, Points: make([]struct {
+		Age      Duration `json:"age"`
+		Fraction float64  `json:"fraction"`
+	}, len(r.Points))}
+	for i, p := range r.Points {
+		w.Points[i].Age, w.Points[i].Fraction = Duration(p.Age), p.Fraction
+	}
+	return w
 }
 
 // MarshalJSON writes {"mode":"owned", ...}.
@@ -317,7 +354,7 @@ func (o Owned) MarshalJSON() ([]byte, error) {
 		ContractedPowerKW: o.ContractedPowerKW, PUE: o.PUE, EnergyPerKWh: o.EnergyPerKWh,
 		ColocationPerKWMonth: o.ColocationPerKWMonth, MaintenanceFractionPerYear: o.MaintenanceFractionPerYear,
 		StaffFTEPerNode: o.StaffFTEPerNode, StaffCostPerYear: o.StaffCostPerYear,
-		ProcurementLeadTime: Duration(o.ProcurementLeadTime),
+		ProcurementLeadTime: Duration(o.ProcurementLeadTime), Resale: resaleToJSON(o.Resale),
 	})
 }
 

@@ -195,8 +195,18 @@ func compare(cat provider.Catalog, own provider.Offer, opt options) ([]row, []st
 func render(w io.Writer, cat provider.Catalog, own provider.Offer, opt options, rows []row, skipped []string) error {
 	fmt.Fprintf(w, "Rent or buy %d× %s over %g years at %.0f%% utilization (catalog of %s, %s)\n",
 		own.GPUsPerNode, own.GPU.Model, opt.years, opt.util*100, cat.AsOf.Format(time.DateOnly), cat.Currency)
-	fmt.Fprintf(w, "Owning %s: %s total at %.0f%%, hidden costs included\n\n",
+	fmt.Fprintf(w, "Owning %s: %s total at %.0f%%, hidden costs included\n",
 		own.ID, rows[0].owns.PresentValue.StringFixed(0), opt.util*100)
+	for _, l := range rows[0].owns.Lines {
+		if l.Category == provider.Residual {
+			fmt.Fprintf(w, "Credited at the end: %s %s", l.Label, l.Amount.Neg().StringFixed(0))
+			if p, ok := own.Pricing.(provider.Owned); ok && !p.Resale.IsZero() && p.Resale.Estimate {
+				fmt.Fprint(w, " (an estimate)")
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "RENT OFFER\tMODE\t$/GPU-H\tBREAK-EVEN\tOWN CHEAPER AT\tOWN CHEAPER FROM\tRENT @%.0f%%\tOWN @%.0f%%\tVERDICT\n", opt.util*100, opt.util*100)
 	for _, r := range rows {

@@ -31,6 +31,10 @@ func TestRunDefault(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no aws-p5-h100-ondemand row with a crossover in:\n%s", text)
 	}
+	// The cash view credits the server's market resale value, and says so.
+	if !strings.Contains(text, "Credited at the end: resale value at market ") || !strings.Contains(text, "(an estimate)") {
+		t.Errorf("no line saying the market resale value is credited, in:\n%s", text)
+	}
 	// The catalog is fresh, but most offers' own figures are not: the AWS
 	// on-demand price dates from June 2025.
 	if w := warn.String(); strings.Contains(w, "catalog dated") ||
