@@ -22,9 +22,27 @@ var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
 
 // Validate reports every problem of the catalog at once: a missing currency
 // or one that is not three upper-case letters, a missing date, duplicate offer IDs, offers in another
-// currency, and every problem of every offer.
+// currency, and every problem of every offer. It lists at most MaxProblems
+// problems and counts the rest in a final *MoreProblemsError.
 func (c Catalog) Validate() error {
 	var p problems
+	cc := c.check(&p)
+	for _, o := range c.Offers {
+		cc.offer(&p, o)
+	}
+	return p.err()
+}
+
+// catalogCheck validates a catalog offer by offer, so that a decoder can
+// check each offer as it reads it.
+type catalogCheck struct {
+	currency string
+	seen     map[string]bool
+}
+
+// check adds the catalog-level problems of c to p and returns the check of
+// its offers.
+func (c Catalog) check(p *problems) *catalogCheck {
 	switch {
 	case c.Currency == "":
 		p.add("Currency", c.Currency, ErrMissing)
@@ -34,20 +52,21 @@ func (c Catalog) Validate() error {
 	if c.AsOf.IsZero() {
 		p.add("AsOf", "", ErrMissing)
 	}
-	seen := make(map[string]bool, len(c.Offers))
-	for _, o := range c.Offers {
-		op := problems{offer: o.ID}
-		if o.ID != "" && seen[o.ID] {
-			op.add("ID", o.ID, ErrDuplicateID)
-		}
-		seen[o.ID] = true
-		if o.Currency != "" && o.Currency != c.Currency {
-			op.add("Currency", o.Currency, ErrCurrencyMismatch)
-		}
-		o.validate(&op)
-		p.errs = append(p.errs, op.errs...)
+	return &catalogCheck{currency: c.Currency, seen: make(map[string]bool, len(c.Offers))}
+}
+
+// offer adds the problems of o, one offer of the catalog, to p.
+func (cc *catalogCheck) offer(p *problems, o Offer) {
+	op := problems{offer: o.ID}
+	if o.ID != "" && cc.seen[o.ID] {
+		op.add("ID", o.ID, ErrDuplicateID)
 	}
-	return p.err()
+	cc.seen[o.ID] = true
+	if o.Currency != "" && o.Currency != cc.currency {
+		op.add("Currency", o.Currency, ErrCurrencyMismatch)
+	}
+	o.validate(&op)
+	p.merge(op)
 }
 
 // ParseCatalog decodes and validates a JSON catalog with the built-in pricing

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"fmt"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -18,9 +20,15 @@ type Credit struct {
 func (c Credit) Mode() string { return "credit" }
 
 // Validate reports a missing base, the base's own problems (under "Base.") and
-// a negative amount.
+// a negative amount, or, before anything else, a chain of credits with more
+// than MaxPricingDepth pricings in all (the decoder's limit, so that what
+// validates can be written and read back).
 func (c Credit) Validate() error {
 	var p problems
+	if d := pricingDepth(c); d > MaxPricingDepth {
+		p.add("Base", nil, errTooDeep())
+		return p.err()
+	}
 	if c.Base == nil {
 		p.add("Base", nil, ErrMissing)
 	} else {
@@ -66,4 +74,26 @@ func (c Credit) Scale(k decimal.Decimal) Pricing {
 		c.Base = s.Scale(k)
 	}
 	return c
+}
+
+// pricingDepth returns the number of pricings in p's chain of credits: 1 for
+// a pricing that is not a Credit, one more for each Credit around it. It
+// stops counting at MaxPricingDepth+1, so that a deeper chain costs no more
+// than one at the limit.
+func pricingDepth(p Pricing) int {
+	n := 1
+	for n <= MaxPricingDepth {
+		c, ok := p.(Credit)
+		if !ok {
+			break
+		}
+		p, n = c.Base, n+1
+	}
+	return n
+}
+
+// errTooDeep is the reason given for pricings nested beyond MaxPricingDepth,
+// by validation as by the decoder.
+func errTooDeep() error {
+	return fmt.Errorf("pricings nested deeper than MaxPricingDepth = %d: %w", MaxPricingDepth, ErrOutOfRange)
 }

@@ -134,8 +134,9 @@ func (p *rowProblems) add(column, value string, err error) {
 	p.errs = append(p.errs, &RowError{Line: p.line, Column: column, Value: value, Err: err})
 }
 
-// maxNumberLen bounds the length of a number in a CSV field.
-const maxNumberLen = 64
+// maxNumberLen bounds the length of a number in a CSV field: MaxNumberLen,
+// the bound of money amounts in JSON.
+const maxNumberLen = MaxNumberLen
 
 // parseDecimal parses a plain decimal: an optional sign, digits and an
 // optional fraction. Exponents are refused, so that no input can make an

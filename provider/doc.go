@@ -21,9 +21,27 @@
 // a year (730 hours). Internal divisions round half away from zero at
 // [Precision] decimal places; nothing rounds to cents until presentation.
 //
-// Validation returns every problem at once, joined with [errors.Join]; each
-// problem is a [*FieldError] naming the offer, the field and the bad value and
-// wrapping one of the exported sentinel errors, so [errors.Is] works. No input
+// Validation returns every problem at once (up to [MaxProblems]), joined
+// with [errors.Join]; each problem is a [*FieldError] naming the offer, the
+// field and the bad value and wrapping one of the exported sentinel errors,
+// so [errors.Is] works. No input
 // panics the package. All exported types are safe for concurrent reads, and
 // no function mutates its arguments.
+//
+// # Limits
+//
+// Every input is bounded so that no request can take unbounded work or
+// memory; each limit is checked once, by validation or decoding, with an
+// error naming it:
+//   - [MaxGPUsPerNode] bounds Offer.GPUsPerNode (2¹⁶);
+//   - [MaxExponent] bounds the decimal exponent of money amounts (±64);
+//   - [MaxNumberLen] bounds the text of a number in CSV and of a money
+//     amount in JSON ([Amount]) to 64 characters;
+//   - [MaxPricingDepth] bounds a chain of pricings (credits around a base
+//     mode) to 8, in validation, encoding and decoding alike;
+//   - [MaxProblems] bounds the problems one validation, decoding or import
+//     lists (100); the rest are counted in a final [*MoreProblemsError], and
+//     a catalog with more problems is not returned;
+//   - [MaxEchoBytes] bounds how much of a value an error message quotes (64
+//     bytes).
 package provider

@@ -3,7 +3,9 @@ package provider
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Sentinel errors wrapped by validation and decoding errors. Test for them with
@@ -33,7 +35,70 @@ var (
 	ErrUnknownName = errors.New("unknown name")
 	// ErrInvalidUsage reports a Usage that cannot be priced.
 	ErrInvalidUsage = errors.New("invalid usage")
+	// ErrTooManyProblems is wrapped by the *MoreProblemsError that ends a
+	// list of problems cut at MaxProblems.
+	ErrTooManyProblems = errors.New("too many problems")
 )
+
+// MaxProblems bounds the problems one validation, decoding or import lists:
+// the first MaxProblems are returned, each on its own, and the rest are
+// counted in one final *MoreProblemsError, so that a hostile input of a
+// million bad offers or rows cannot make a message of hundreds of megabytes.
+const MaxProblems = 100
+
+// MaxEchoBytes bounds how much of a value as given an error message echoes:
+// longer values are cut, at a character boundary, to their first
+// MaxEchoBytes bytes followed by "…" and their length.
+const MaxEchoBytes = 64
+
+// MoreProblemsError ends a list of problems cut at MaxProblems: More
+// problems were found beyond those listed.
+type MoreProblemsError struct {
+	// More is the number of problems found and not listed.
+	More int
+}
+
+// Error formats the count as "provider: … and 999,900 more problems".
+func (e *MoreProblemsError) Error() string {
+	return fmt.Sprintf("provider: … and %s more problems (only the first MaxProblems = %d are listed)", grouped(e.More), MaxProblems)
+}
+
+// Unwrap returns ErrTooManyProblems.
+func (e *MoreProblemsError) Unwrap() error { return ErrTooManyProblems }
+
+// grouped formats n with a comma every three digits.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// echo returns s quoted, cut to MaxEchoBytes as MaxEchoBytes describes.
+func echo(s string) string {
+	if len(s) <= MaxEchoBytes {
+		return strconv.Quote(s)
+	}
+	cut := MaxEchoBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]+"…") + " (" + grouped(len(s)) + " bytes)"
+}
+
+// echoValue formats a value as given for a message: strings quoted, other
+// values as fmt's %v does, both cut as echo cuts.
+func echoValue(v any) string {
+	if s, ok := v.(string); ok {
+		return echo(s)
+	}
+	s := fmt.Sprint(v)
+	if len(s) <= MaxEchoBytes {
+		return s
+	}
+	return strings.TrimPrefix(strings.TrimSuffix(echo(s), `"`), `"`)
+}
 
 // FieldError is one validation problem: which offer, which field, which value,
 // and why (Err, one of the sentinel errors).
@@ -49,21 +114,19 @@ type FieldError struct {
 	Err error
 }
 
-// Error formats the problem as `provider: offer "ID": Field = value: reason`.
+// Error formats the problem as `provider: offer "ID": Field = value: reason`,
+// with the offer ID and the value cut to MaxEchoBytes.
 func (e *FieldError) Error() string {
 	var b strings.Builder
 	b.WriteString("provider: ")
 	if e.Offer != "" {
-		fmt.Fprintf(&b, "offer %q: ", e.Offer)
+		fmt.Fprintf(&b, "offer %s: ", echo(e.Offer))
 	}
 	if e.Field != "" {
 		b.WriteString(e.Field)
-		switch v := e.Value.(type) {
-		case nil:
-		case string:
-			fmt.Fprintf(&b, " = %q", v)
-		default:
-			fmt.Fprintf(&b, " = %v", v)
+		if e.Value != nil {
+			b.WriteString(" = ")
+			b.WriteString(echoValue(e.Value))
 		}
 		b.WriteString(": ")
 	}
@@ -78,13 +141,43 @@ func (e *FieldError) Error() string {
 // Unwrap returns the reason, so that errors.Is matches the sentinel.
 func (e *FieldError) Unwrap() error { return e.Err }
 
-// problems collects FieldErrors for one validation pass.
+// problems collects the problems of one validation pass, keeping the first
+// MaxProblems and counting the rest.
 type problems struct {
 	offer string
 	errs  []error
+	more  int // problems found beyond MaxProblems
+}
+
+// full reports whether no more problems are kept, only counted.
+func (p *problems) full() bool { return len(p.errs) >= MaxProblems }
+
+// put adds one problem; a *MoreProblemsError adds its count.
+func (p *problems) put(err error) {
+	mp, isMore := err.(*MoreProblemsError)
+	switch {
+	case isMore:
+		p.more += mp.More
+	case p.full():
+		p.more++
+	default:
+		p.errs = append(p.errs, err)
+	}
+}
+
+// merge adds the problems of q, kept and counted.
+func (p *problems) merge(q problems) {
+	for _, e := range q.errs {
+		p.put(e)
+	}
+	p.more += q.more
 }
 
 func (p *problems) add(field string, value any, err error) {
+	if p.full() {
+		p.more++
+		return
+	}
 	p.errs = append(p.errs, &FieldError{Offer: p.offer, Field: field, Value: value, Err: err})
 }
 
@@ -92,6 +185,14 @@ func (p *problems) add(field string, value any, err error) {
 // setting the offer. A non-FieldError becomes a FieldError on prefix itself.
 func (p *problems) nest(prefix string, err error) {
 	for _, e := range flatten(err) {
+		if mp, ok := e.(*MoreProblemsError); ok {
+			p.more += mp.More
+			continue
+		}
+		if p.full() {
+			p.more++
+			continue
+		}
 		var fe *FieldError
 		if errors.As(e, &fe) {
 			c := *fe
@@ -109,7 +210,14 @@ func (p *problems) nest(prefix string, err error) {
 	}
 }
 
-func (p *problems) err() error { return errors.Join(p.errs...) }
+// err joins the problems kept, followed by a *MoreProblemsError with the
+// count of the others, if any.
+func (p *problems) err() error {
+	if p.more == 0 {
+		return errors.Join(p.errs...)
+	}
+	return errors.Join(append(p.errs[:len(p.errs):len(p.errs)], &MoreProblemsError{More: p.more})...)
+}
 
 // flatten returns the leaves of a tree of joined errors.
 func flatten(err error) []error {

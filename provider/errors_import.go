@@ -40,12 +40,13 @@ type RowError struct {
 	Err error
 }
 
-// Error formats the problem as `provider: line N: column "C" = "V": reason`.
+// Error formats the problem as `provider: line N: column "C" = "V": reason`,
+// with the column and the value cut to MaxEchoBytes.
 func (e *RowError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "provider: line %d: ", e.Line)
 	if e.Column != "" {
-		fmt.Fprintf(&b, "column %q = %q: ", e.Column, e.Value)
+		fmt.Fprintf(&b, "column %s = %s: ", echo(e.Column), echo(e.Value))
 	}
 	if e.Err != nil {
 		b.WriteString(strings.TrimPrefix(e.Err.Error(), "provider: "))

@@ -25,7 +25,7 @@ type Stale struct {
 func (s Stale) String() string {
 	what := "catalog"
 	if s.Offer != "" {
-		what = fmt.Sprintf("offer %q", s.Offer)
+		what = "offer " + echo(s.Offer)
 	}
 	if s.AsOf.IsZero() {
 		return "provider: " + what + " is undated"

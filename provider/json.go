@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 )
@@ -22,9 +23,40 @@ func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d)
 func (d *Duration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
-		return fmt.Errorf("provider: duration %q: %w: %w", b, ErrMalformed, err)
+		// time's error quotes the whole input: echo a bounded part instead.
+		return fmt.Errorf("provider: duration %s: %w: not a Go duration such as \"90s\" or \"720h\"", echo(string(b)), ErrMalformed)
 	}
 	*d = Duration(v)
+	return nil
+}
+
+// Amount is a decimal.Decimal that reads and writes JSON as decimal.Decimal
+// does (a decimal string such as "2.49", or a number) but refuses text of
+// more than MaxNumberLen characters, as the CSV importers do: parsing a
+// decimal takes time quadratic in its length. The catalog's money fields
+// are read with it; use it in the JSON form of downstream pricing modes.
+type Amount decimal.Decimal
+
+// MarshalJSON writes the amount as decimal.Decimal does.
+func (a Amount) MarshalJSON() ([]byte, error) { return decimal.Decimal(a).MarshalJSON() }
+
+// UnmarshalJSON reads a decimal string or number of at most MaxNumberLen
+// characters; a longer one is an error wrapping ErrOutOfRange, one that does
+// not parse an error wrapping ErrMalformed. "null" leaves a unchanged.
+func (a *Amount) UnmarshalJSON(b []byte) error {
+	text := b
+	if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
+		text = text[1 : len(text)-1]
+	}
+	if len(text) > MaxNumberLen {
+		return fmt.Errorf("provider: amount %s: %w: more than MaxNumberLen = %d characters",
+			echo(string(text)), ErrOutOfRange, MaxNumberLen)
+	}
+	d := decimal.Decimal(*a)
+	if err := d.UnmarshalJSON(b); err != nil {
+		return fmt.Errorf("provider: amount %s: %w: not a decimal number", echo(string(text)), ErrMalformed)
+	}
+	*a = Amount(d)
 	return nil
 }
 
@@ -48,7 +80,7 @@ func (d *Date) UnmarshalText(b []byte) error {
 	}
 	t, err := time.Parse(time.DateOnly, string(b))
 	if err != nil {
-		return fmt.Errorf("provider: date %q: %w: %w", b, ErrMalformed, err)
+		return fmt.Errorf("provider: date %s: %w: not a date YYYY-MM-DD", echo(string(b)), ErrMalformed)
 	}
 	*d = Date(t)
 	return nil
@@ -72,8 +104,11 @@ type Decoder struct {
 	depth int
 }
 
-// MaxPricingDepth bounds how deeply pricings may nest (a credit around a
-// credit around ...), so that hostile input cannot make decoding slow.
+// MaxPricingDepth bounds how deeply pricings may nest: a chain of at most
+// eight pricings (seven credits around a base mode). The decoder refuses
+// deeper JSON and Credit.Validate (hence Offer and Catalog validation) and
+// Credit.MarshalJSON refuse deeper chains, so that hostile input cannot make
+// decoding, validation, pricing or encoding slow.
 const MaxPricingDepth = 8
 
 func (d Decoder) lookup(mode string) (PricingDecoder, bool) {
@@ -100,7 +135,7 @@ func (d Decoder) lookup(mode string) (PricingDecoder, bool) {
 // it was given; nesting deeper than MaxPricingDepth is an error.
 func (d Decoder) Pricing(data []byte) (Pricing, error) {
 	if d.depth >= MaxPricingDepth {
-		return nil, &FieldError{Field: "mode", Value: d.depth + 1, Err: fmt.Errorf("pricings nested deeper than %d: %w", MaxPricingDepth, ErrOutOfRange)}
+		return nil, &FieldError{Field: "mode", Value: d.depth + 1, Err: errTooDeep()}
 	}
 	var head struct {
 		Mode string `json:"mode"`
@@ -136,29 +171,43 @@ func (d Decoder) Offer(data []byte) (Offer, error) {
 	return w.offer(d)
 }
 
-// Catalog decodes a catalog and validates it. On a validation error it
-// returns the decoded catalog together with the error, so that callers may
-// inspect or repair it; on a syntax error the catalog is empty.
+// Catalog decodes a catalog and validates it, offer by offer. On a
+// validation error it returns the decoded catalog together with the error,
+// so that callers may inspect or repair it; on a syntax error, an offer that
+// does not decode, or more than MaxProblems problems, the catalog is empty
+// (and an input of a million bad offers costs memory for MaxProblems of
+// them). Problems are listed as Catalog.Validate lists them, at most
+// MaxProblems.
 func (d Decoder) Catalog(data []byte) (Catalog, error) {
 	var w catalogJSON
 	if err := strict(data, &w); err != nil {
 		return Catalog{}, fmt.Errorf("provider: catalog: %w", malformed(err))
 	}
 	c := Catalog{Currency: w.Currency, AsOf: time.Time(w.AsOf)}
-	var errs []error
+	var p problems
+	cc := c.check(&p)
+	var kept []Offer
+	decoded := true
 	for i, raw := range w.Offers {
 		o, err := d.Offer(raw)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("provider: catalog offer %d: %w", i, err))
+			p.put(fmt.Errorf("provider: catalog offer %d: %w", i, err))
+			decoded = false
 			continue
 		}
-		c.Offers = append(c.Offers, o)
-	}
-	if len(errs) > 0 {
 		// Report the problems of the offers that did decode as well.
-		return Catalog{}, errors.Join(append(errs, c.Validate())...)
+		cc.offer(&p, o)
+		if decoded && p.more == 0 {
+			kept = append(kept, o)
+		} else {
+			kept = nil
+		}
 	}
-	return c, c.Validate()
+	if !decoded || p.more > 0 {
+		return Catalog{}, p.err()
+	}
+	c.Offers = kept
+	return c, p.err()
 }
 
 // malformed wraps a JSON syntax or type error so that errors.Is matches
@@ -169,8 +218,29 @@ func malformed(err error) error {
 	if errors.Is(err, ErrMalformed) || errors.As(err, &fe) {
 		return err
 	}
-	return fmt.Errorf("%w: %w", ErrMalformed, err)
+	return fmt.Errorf("%w: %w", ErrMalformed, boundedError{err})
 }
+
+// maxForeignMessage bounds the message of an error of encoding/json, which
+// quotes field names and values of any length.
+const maxForeignMessage = 4 * MaxEchoBytes
+
+// boundedError is an error whose message is cut to maxForeignMessage bytes.
+type boundedError struct{ err error }
+
+func (e boundedError) Error() string {
+	m := e.err.Error()
+	if len(m) <= maxForeignMessage {
+		return m
+	}
+	cut := maxForeignMessage
+	for cut > 0 && !utf8.RuneStart(m[cut]) {
+		cut--
+	}
+	return m[:cut] + "… (" + grouped(len(m)) + " bytes)"
+}
+
+func (e boundedError) Unwrap() error { return e.err }
 
 // strict unmarshals data into v, rejecting unknown fields and trailing data.
 func strict(data []byte, v any) error {
@@ -230,74 +300,74 @@ func MarshalPricing(p Pricing) ([]byte, error) {
 // Wire forms of the built-in modes. Field order is the JSON order.
 
 type meteredJSON struct {
-	Mode        string          `json:"mode"`
-	RatePerHour decimal.Decimal `json:"ratePerHour"`
-	Increment   Duration        `json:"increment"`
-	Minimum     Duration        `json:"minimum"`
+	Mode        string   `json:"mode"`
+	RatePerHour Amount   `json:"ratePerHour"`
+	Increment   Duration `json:"increment"`
+	Minimum     Duration `json:"minimum"`
 }
 
 func (w meteredJSON) pricing() Metered {
-	return Metered{RatePerHour: w.RatePerHour, Increment: time.Duration(w.Increment), Minimum: time.Duration(w.Minimum)}
+	return Metered{RatePerHour: decimal.Decimal(w.RatePerHour), Increment: time.Duration(w.Increment), Minimum: time.Duration(w.Minimum)}
 }
 
 // MarshalJSON writes {"mode":"metered", ...} with durations as Go duration strings.
 func (m Metered) MarshalJSON() ([]byte, error) {
-	return json.Marshal(meteredJSON{"metered", m.RatePerHour, Duration(m.Increment), Duration(m.Minimum)})
+	return json.Marshal(meteredJSON{"metered", Amount(m.RatePerHour), Duration(m.Increment), Duration(m.Minimum)})
 }
 
 type spotJSON struct {
-	Mode                    string          `json:"mode"`
-	RatePerHour             decimal.Decimal `json:"ratePerHour"`
-	Increment               Duration        `json:"increment"`
-	Minimum                 Duration        `json:"minimum"`
-	InterruptionRatePerHour float64         `json:"interruptionRatePerHour"`
-	Notice                  Duration        `json:"notice"`
+	Mode                    string   `json:"mode"`
+	RatePerHour             Amount   `json:"ratePerHour"`
+	Increment               Duration `json:"increment"`
+	Minimum                 Duration `json:"minimum"`
+	InterruptionRatePerHour float64  `json:"interruptionRatePerHour"`
+	Notice                  Duration `json:"notice"`
 }
 
 func (w spotJSON) pricing() Spot {
-	return Spot{RatePerHour: w.RatePerHour, Increment: time.Duration(w.Increment), Minimum: time.Duration(w.Minimum),
+	return Spot{RatePerHour: decimal.Decimal(w.RatePerHour), Increment: time.Duration(w.Increment), Minimum: time.Duration(w.Minimum),
 		InterruptionRatePerHour: w.InterruptionRatePerHour, Notice: time.Duration(w.Notice)}
 }
 
 // MarshalJSON writes {"mode":"spot", ...}; a NaN or infinite rate is an error.
 func (s Spot) MarshalJSON() ([]byte, error) {
-	return json.Marshal(spotJSON{"spot", s.RatePerHour, Duration(s.Increment), Duration(s.Minimum),
+	return json.Marshal(spotJSON{"spot", Amount(s.RatePerHour), Duration(s.Increment), Duration(s.Minimum),
 		s.InterruptionRatePerHour, Duration(s.Notice)})
 }
 
 type reservedJSON struct {
-	Mode             string          `json:"mode"`
-	Term             Duration        `json:"term"`
-	UpfrontPerNode   decimal.Decimal `json:"upfrontPerNode"`
-	RecurringPerHour decimal.Decimal `json:"recurringPerHour"`
+	Mode             string   `json:"mode"`
+	Term             Duration `json:"term"`
+	UpfrontPerNode   Amount   `json:"upfrontPerNode"`
+	RecurringPerHour Amount   `json:"recurringPerHour"`
 }
 
 func (w reservedJSON) pricing() Reserved {
-	return Reserved{Term: time.Duration(w.Term), UpfrontPerNode: w.UpfrontPerNode, RecurringPerHour: w.RecurringPerHour}
+	return Reserved{Term: time.Duration(w.Term), UpfrontPerNode: decimal.Decimal(w.UpfrontPerNode), RecurringPerHour: decimal.Decimal(w.RecurringPerHour)}
 }
 
 // MarshalJSON writes {"mode":"reserved", ...}.
 func (r Reserved) MarshalJSON() ([]byte, error) {
-	return json.Marshal(reservedJSON{"reserved", Duration(r.Term), r.UpfrontPerNode, r.RecurringPerHour})
+	return json.Marshal(reservedJSON{"reserved", Duration(r.Term), Amount(r.UpfrontPerNode), Amount(r.RecurringPerHour)})
 }
 
 type ownedJSON struct {
-	Mode                       string          `json:"mode"`
-	PurchasePerNode            decimal.Decimal `json:"purchasePerNode"`
-	UsefulLifeYears            int             `json:"usefulLifeYears"`
-	SalvagePerNode             decimal.Decimal `json:"salvagePerNode"`
-	Method                     Depreciation    `json:"depreciation"`
-	IdlePowerKW                float64         `json:"idlePowerKW"`
-	MaxPowerKW                 float64         `json:"maxPowerKW"`
-	ContractedPowerKW          float64         `json:"contractedPowerKW"`
-	PUE                        float64         `json:"pue"`
-	EnergyPerKWh               decimal.Decimal `json:"energyPerKWh"`
-	ColocationPerKWMonth       decimal.Decimal `json:"colocationPerKWMonth"`
-	MaintenanceFractionPerYear float64         `json:"maintenanceFractionPerYear"`
-	StaffFTEPerNode            float64         `json:"staffFTEPerNode"`
-	StaffCostPerYear           decimal.Decimal `json:"staffCostPerYear"`
-	ProcurementLeadTime        Duration        `json:"procurementLeadTime"`
-	Resale                     *resaleJSON     `json:"resale,omitempty"`
+	Mode                       string       `json:"mode"`
+	PurchasePerNode            Amount       `json:"purchasePerNode"`
+	UsefulLifeYears            int          `json:"usefulLifeYears"`
+	SalvagePerNode             Amount       `json:"salvagePerNode"`
+	Method                     Depreciation `json:"depreciation"`
+	IdlePowerKW                float64      `json:"idlePowerKW"`
+	MaxPowerKW                 float64      `json:"maxPowerKW"`
+	ContractedPowerKW          float64      `json:"contractedPowerKW"`
+	PUE                        float64      `json:"pue"`
+	EnergyPerKWh               Amount       `json:"energyPerKWh"`
+	ColocationPerKWMonth       Amount       `json:"colocationPerKWMonth"`
+	MaintenanceFractionPerYear float64      `json:"maintenanceFractionPerYear"`
+	StaffFTEPerNode            float64      `json:"staffFTEPerNode"`
+	StaffCostPerYear           Amount       `json:"staffCostPerYear"`
+	ProcurementLeadTime        Duration     `json:"procurementLeadTime"`
+	Resale                     *resaleJSON  `json:"resale,omitempty"`
 }
 
 // resaleJSON is a Resale curve: {"points":[{"age":"8760h0m0s","fraction":0.72}], ...}.
@@ -312,11 +382,11 @@ type resaleJSON struct {
 
 func (w ownedJSON) pricing() Owned {
 	return Owned{
-		PurchasePerNode: w.PurchasePerNode, UsefulLifeYears: w.UsefulLifeYears, SalvagePerNode: w.SalvagePerNode,
+		PurchasePerNode: decimal.Decimal(w.PurchasePerNode), UsefulLifeYears: w.UsefulLifeYears, SalvagePerNode: decimal.Decimal(w.SalvagePerNode),
 		Method: w.Method, IdlePowerKW: w.IdlePowerKW, MaxPowerKW: w.MaxPowerKW, ContractedPowerKW: w.ContractedPowerKW,
-		PUE: w.PUE, EnergyPerKWh: w.EnergyPerKWh, ColocationPerKWMonth: w.ColocationPerKWMonth,
+		PUE: w.PUE, EnergyPerKWh: decimal.Decimal(w.EnergyPerKWh), ColocationPerKWMonth: decimal.Decimal(w.ColocationPerKWMonth),
 		MaintenanceFractionPerYear: w.MaintenanceFractionPerYear, StaffFTEPerNode: w.StaffFTEPerNode,
-		StaffCostPerYear: w.StaffCostPerYear, ProcurementLeadTime: time.Duration(w.ProcurementLeadTime),
+		StaffCostPerYear: decimal.Decimal(w.StaffCostPerYear), ProcurementLeadTime: time.Duration(w.ProcurementLeadTime),
 		Resale: w.Resale.resale(),
 	}
 }
@@ -349,18 +419,18 @@ func resaleToJSON(r Resale) *resaleJSON {
 // MarshalJSON writes {"mode":"owned", ...}.
 func (o Owned) MarshalJSON() ([]byte, error) {
 	return json.Marshal(ownedJSON{
-		Mode: "owned", PurchasePerNode: o.PurchasePerNode, UsefulLifeYears: o.UsefulLifeYears,
-		SalvagePerNode: o.SalvagePerNode, Method: o.Method, IdlePowerKW: o.IdlePowerKW, MaxPowerKW: o.MaxPowerKW,
-		ContractedPowerKW: o.ContractedPowerKW, PUE: o.PUE, EnergyPerKWh: o.EnergyPerKWh,
-		ColocationPerKWMonth: o.ColocationPerKWMonth, MaintenanceFractionPerYear: o.MaintenanceFractionPerYear,
-		StaffFTEPerNode: o.StaffFTEPerNode, StaffCostPerYear: o.StaffCostPerYear,
+		Mode: "owned", PurchasePerNode: Amount(o.PurchasePerNode), UsefulLifeYears: o.UsefulLifeYears,
+		SalvagePerNode: Amount(o.SalvagePerNode), Method: o.Method, IdlePowerKW: o.IdlePowerKW, MaxPowerKW: o.MaxPowerKW,
+		ContractedPowerKW: o.ContractedPowerKW, PUE: o.PUE, EnergyPerKWh: Amount(o.EnergyPerKWh),
+		ColocationPerKWMonth: Amount(o.ColocationPerKWMonth), MaintenanceFractionPerYear: o.MaintenanceFractionPerYear,
+		StaffFTEPerNode: o.StaffFTEPerNode, StaffCostPerYear: Amount(o.StaffCostPerYear),
 		ProcurementLeadTime: Duration(o.ProcurementLeadTime), Resale: resaleToJSON(o.Resale),
 	})
 }
 
 type creditJSON struct {
 	Mode   string          `json:"mode"`
-	Amount decimal.Decimal `json:"amount"`
+	Amount Amount          `json:"amount"`
 	Base   json.RawMessage `json:"base"`
 }
 
@@ -370,18 +440,23 @@ func decodeCredit(raw json.RawMessage, d Decoder) (Pricing, error) {
 		return nil, fmt.Errorf("provider: credit pricing: %w", malformed(err))
 	}
 	if len(w.Base) == 0 || string(w.Base) == "null" {
-		return Credit{Amount: w.Amount}, nil
+		return Credit{Amount: decimal.Decimal(w.Amount)}, nil
 	}
 	base, err := d.Pricing(w.Base)
 	if err != nil {
 		return nil, fmt.Errorf("provider: credit pricing base: %w", err)
 	}
-	return Credit{Base: base, Amount: w.Amount}, nil
+	return Credit{Base: base, Amount: decimal.Decimal(w.Amount)}, nil
 }
 
-// MarshalJSON writes {"mode":"credit","amount":...,"base":{...}}.
+// MarshalJSON writes {"mode":"credit","amount":...,"base":{...}}. A chain
+// of more than MaxPricingDepth pricings is an error: the decoder would
+// refuse it.
 func (c Credit) MarshalJSON() ([]byte, error) {
-	w := creditJSON{Mode: "credit", Amount: c.Amount, Base: json.RawMessage("null")}
+	if pricingDepth(c) > MaxPricingDepth {
+		return nil, &FieldError{Field: "Base", Err: errTooDeep()}
+	}
+	w := creditJSON{Mode: "credit", Amount: Amount(c.Amount), Base: json.RawMessage("null")}
 	if c.Base != nil {
 		b, err := MarshalPricing(c.Base)
 		if err != nil {
@@ -401,16 +476,16 @@ type availabilityJSON struct {
 }
 
 type hiddenJSON struct {
-	SetupHours          float64         `json:"setupHours"`
-	EgressPerGB         decimal.Decimal `json:"egressPerGB"`
-	IngressPerGB        decimal.Decimal `json:"ingressPerGB"`
-	StoragePerGBMonth   decimal.Decimal `json:"storagePerGBMonth"`
-	TransferGbps        float64         `json:"transferGbps"`
-	NodeMTBF            Duration        `json:"nodeMTBF"`
-	RecoveryTime        Duration        `json:"recoveryTime"`
-	PlatformFeeFraction float64         `json:"platformFeeFraction"`
-	StaffFTE            float64         `json:"staffFTE"`
-	StaffCostPerYear    decimal.Decimal `json:"staffCostPerYear"`
+	SetupHours          float64  `json:"setupHours"`
+	EgressPerGB         Amount   `json:"egressPerGB"`
+	IngressPerGB        Amount   `json:"ingressPerGB"`
+	StoragePerGBMonth   Amount   `json:"storagePerGBMonth"`
+	TransferGbps        float64  `json:"transferGbps"`
+	NodeMTBF            Duration `json:"nodeMTBF"`
+	RecoveryTime        Duration `json:"recoveryTime"`
+	PlatformFeeFraction float64  `json:"platformFeeFraction"`
+	StaffFTE            float64  `json:"staffFTE"`
+	StaffCostPerYear    Amount   `json:"staffCostPerYear"`
 }
 
 type sourceJSON struct {
@@ -448,11 +523,11 @@ func (w offerJSON) offer(d Decoder) (Offer, error) {
 			LeadTime: time.Duration(w.Availability.LeadTime),
 		},
 		Hidden: HiddenCosts{
-			SetupHours: w.Hidden.SetupHours, EgressPerGB: w.Hidden.EgressPerGB, IngressPerGB: w.Hidden.IngressPerGB,
-			StoragePerGBMonth: w.Hidden.StoragePerGBMonth, TransferGbps: w.Hidden.TransferGbps,
+			SetupHours: w.Hidden.SetupHours, EgressPerGB: decimal.Decimal(w.Hidden.EgressPerGB), IngressPerGB: decimal.Decimal(w.Hidden.IngressPerGB),
+			StoragePerGBMonth: decimal.Decimal(w.Hidden.StoragePerGBMonth), TransferGbps: w.Hidden.TransferGbps,
 			NodeMTBF: time.Duration(w.Hidden.NodeMTBF), RecoveryTime: time.Duration(w.Hidden.RecoveryTime),
 			PlatformFeeFraction: w.Hidden.PlatformFeeFraction, StaffFTE: w.Hidden.StaffFTE,
-			StaffCostPerYear: w.Hidden.StaffCostPerYear,
+			StaffCostPerYear: decimal.Decimal(w.Hidden.StaffCostPerYear),
 		},
 		Source: Source{Name: w.Source.Name, URL: w.Source.URL, AsOf: time.Time(w.Source.AsOf),
 			Estimate: w.Source.Estimate, Note: w.Source.Note},
@@ -468,7 +543,7 @@ func (w offerJSON) offer(d Decoder) (Offer, error) {
 			c.Offer, c.Field = w.ID, "Pricing."+fe.Field
 			return Offer{}, &c
 		}
-		return Offer{}, fmt.Errorf("provider: offer %q: %w", w.ID, err)
+		return Offer{}, fmt.Errorf("provider: offer %s: %w", echo(w.ID), err)
 	}
 	o.Pricing = p
 	return o, nil
@@ -485,18 +560,18 @@ func (o Offer) MarshalJSON() ([]byte, error) {
 		Availability: availabilityJSON{o.Availability.FillProbability, o.Availability.MaxNodes,
 			Duration(o.Availability.LeadTime)},
 		Hidden: hiddenJSON{
-			SetupHours: o.Hidden.SetupHours, EgressPerGB: o.Hidden.EgressPerGB, IngressPerGB: o.Hidden.IngressPerGB,
-			StoragePerGBMonth: o.Hidden.StoragePerGBMonth, TransferGbps: o.Hidden.TransferGbps,
+			SetupHours: o.Hidden.SetupHours, EgressPerGB: Amount(o.Hidden.EgressPerGB), IngressPerGB: Amount(o.Hidden.IngressPerGB),
+			StoragePerGBMonth: Amount(o.Hidden.StoragePerGBMonth), TransferGbps: o.Hidden.TransferGbps,
 			NodeMTBF: Duration(o.Hidden.NodeMTBF), RecoveryTime: Duration(o.Hidden.RecoveryTime),
 			PlatformFeeFraction: o.Hidden.PlatformFeeFraction, StaffFTE: o.Hidden.StaffFTE,
-			StaffCostPerYear: o.Hidden.StaffCostPerYear,
+			StaffCostPerYear: Amount(o.Hidden.StaffCostPerYear),
 		},
 		Source: sourceJSON{o.Source.Name, o.Source.URL, Date(o.Source.AsOf), o.Source.Estimate, o.Source.Note},
 	}
 	if o.Pricing != nil {
 		b, err := MarshalPricing(o.Pricing)
 		if err != nil {
-			return nil, fmt.Errorf("provider: offer %q: %w", o.ID, err)
+			return nil, fmt.Errorf("provider: offer %s: %w", echo(o.ID), err)
 		}
 		w.Pricing = b
 	}

@@ -51,6 +51,11 @@ func indexed(prefix string, i int, field string) string {
 // comparisons that would build numbers with billions of digits).
 const MaxExponent = 64
 
+// MaxNumberLen bounds the text of a number read from CSV or of a money
+// amount read from JSON: 64 characters, more than any real figure needs,
+// since parsing a decimal takes time quadratic in its length.
+const MaxNumberLen = 64
+
 // moneyInBounds reports whether d's exponent is within ±MaxExponent.
 func moneyInBounds(d decimal.Decimal) bool {
 	e := d.Exponent()

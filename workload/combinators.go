@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -97,11 +96,11 @@ func (s Sum) Validate() error {
 	if len(s.Terms) == 0 {
 		return fieldErr("terms", "[]", ErrRequired, "a sum needs at least one term")
 	}
-	var errs []error
+	var errs problemList
 	for i, c := range s.Terms {
-		errs = append(errs, prefixErrors(fmt.Sprintf("terms[%d]", i), validateCurve(c))...)
+		errs.addAll(prefixErrors(fmt.Sprintf("terms[%d]", i), validateCurve(c)))
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }
 
 // Scale multiplies a curve by a constant: At(t) = Factor·Curve.At(t).
@@ -141,11 +140,12 @@ func (s Scale) MeanOver(horizon time.Duration) (float64, bool) {
 
 // Validate reports a missing curve or a factor that is not finite or negative.
 func (s Scale) Validate() error {
-	errs := prefixErrors("curve", validateCurve(s.Curve))
+	var errs problemList
+	errs.addAll(prefixErrors("curve", validateCurve(s.Curve)))
 	if err := checkQuantity("factor", s.Factor); err != nil {
-		errs = append(errs, err)
+		errs.add(err)
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }
 
 // Clamp bounds a curve: At(t) = min(max(Curve.At(t), Min), Max), with
@@ -177,23 +177,29 @@ func (c Clamp) Period() time.Duration {
 
 // Validate reports a missing curve or bounds that are not 0 ≤ Min ≤ Max.
 func (c Clamp) Validate() error {
-	errs := prefixErrors("curve", validateCurve(c.Curve))
+	var errs problemList
+	errs.addAll(prefixErrors("curve", validateCurve(c.Curve)))
 	for _, f := range []struct {
 		n string
 		v float64
 	}{{"min", c.Min}, {"max", c.Max}} {
 		if err := checkQuantity(f.n, f.v); err != nil {
-			errs = append(errs, err)
+			errs.add(err)
 		}
 	}
 	if c.Min > c.Max {
-		errs = append(errs, fieldErr("max", c.Max, ErrOutOfRange, "must be ≥ min"))
+		errs.add(fieldErr("max", c.Max, ErrOutOfRange, "must be ≥ min"))
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }
 
 // Shift moves a curve in time: At(t) = Curve.At(t + Offset). Shifting a
 // periodic curve by whole periods leaves it unchanged.
+//
+// When t + Offset lies beyond the range of time.Duration (±292 years), a
+// periodic curve is evaluated at the same phase of its period, which is
+// exact; an aperiodic curve cannot be evaluated there and At returns NaN, so
+// that analysis reports it rather than evaluating at a wrapped-around time.
 type Shift struct {
 	// Curve is the curve being shifted; required.
 	Curve Curve
@@ -201,12 +207,33 @@ type Shift struct {
 	Offset time.Duration
 }
 
-// At returns Curve.At(t + Offset), NaN without a curve.
+// At returns Curve.At(t + Offset), NaN without a curve or when t + Offset
+// overflows and the curve is aperiodic (see Shift).
 func (s Shift) At(t time.Duration) float64 {
 	if s.Curve == nil {
 		return math.NaN()
 	}
-	return s.Curve.At(t + s.Offset)
+	if u, ok := addDuration(t, s.Offset); ok {
+		return s.Curve.At(u)
+	}
+	p := s.Curve.Period()
+	if p <= 0 {
+		return math.NaN()
+	}
+	// (t + Offset) mod p from the two phases, each in [0, p), without overflow.
+	a, b := phase(t, p), phase(s.Offset, p)
+	if a >= p-b {
+		return s.Curve.At(a - (p - b))
+	}
+	return s.Curve.At(a + b)
+}
+
+// addDuration returns a + b and whether the sum is within time.Duration's range.
+func addDuration(a, b time.Duration) (time.Duration, bool) {
+	if b > 0 && a > math.MaxInt64-b || b < 0 && a < math.MinInt64-b {
+		return 0, false
+	}
+	return a + b, true
 }
 
 // Period returns the shifted curve's period.
@@ -231,7 +258,11 @@ func (s Shift) MeanOver(horizon time.Duration) (float64, bool) {
 }
 
 // Validate reports a missing or invalid curve.
-func (s Shift) Validate() error { return errors.Join(prefixErrors("curve", validateCurve(s.Curve))...) }
+func (s Shift) Validate() error {
+	var errs problemList
+	errs.addAll(prefixErrors("curve", validateCurve(s.Curve)))
+	return errs.err()
+}
 
 // Repeat makes a periodic curve from the first Cycle of another:
 // At(t) = Curve.At(t mod Cycle). Cycle must be > 0. Use it to turn a sampled
@@ -269,9 +300,10 @@ func (r Repeat) MeanOver(horizon time.Duration) (float64, bool) {
 
 // Validate reports a missing curve or a cycle ≤ 0.
 func (r Repeat) Validate() error {
-	errs := prefixErrors("curve", validateCurve(r.Curve))
+	var errs problemList
+	errs.addAll(prefixErrors("curve", validateCurve(r.Curve)))
 	if r.Cycle <= 0 {
-		errs = append(errs, fieldErr("cycle", r.Cycle, ErrZeroPeriod, ""))
+		errs.add(fieldErr("cycle", r.Cycle, ErrZeroPeriod, ""))
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }

@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -172,27 +171,27 @@ func (d Diurnal) MeanOver(horizon time.Duration) (float64, bool) {
 
 // Validate reports parameters that are not finite or would make demand leave [0, 1].
 func (d Diurnal) Validate() error {
-	var errs []error
+	var errs problemList
 	for _, f := range []struct {
 		n string
 		v float64
 	}{{"mean", d.Mean}, {"amplitude", d.Amplitude}} {
 		if err := checkFraction(f.n, f.v); err != nil {
-			errs = append(errs, err)
+			errs.add(err)
 		}
 	}
-	if errs == nil {
+	if len(errs.errs) == 0 {
 		if d.Amplitude > d.Mean {
-			errs = append(errs, fieldErr("amplitude", d.Amplitude, ErrOutOfRange, "must be ≤ mean so demand stays ≥ 0"))
+			errs.add(fieldErr("amplitude", d.Amplitude, ErrOutOfRange, "must be ≤ mean so demand stays ≥ 0"))
 		}
 		if d.Mean+d.Amplitude > 1 {
-			errs = append(errs, fieldErr("amplitude", d.Amplitude, ErrOutOfRange, "mean + amplitude must be ≤ 1"))
+			errs.add(fieldErr("amplitude", d.Amplitude, ErrOutOfRange, "mean + amplitude must be ≤ 1"))
 		}
 	}
 	if math.IsNaN(d.PeakHour) || d.PeakHour < 0 || d.PeakHour >= 24 {
-		errs = append(errs, fieldErr("peakHour", d.PeakHour, ErrOutOfRange, "must be in [0, 24)"))
+		errs.add(fieldErr("peakHour", d.PeakHour, ErrOutOfRange, "must be in [0, 24)"))
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }
 
 // Weekly applies Weekday on Monday to Friday and Weekend on Saturday and
@@ -253,18 +252,18 @@ func (w Weekly) MeanOver(horizon time.Duration) (float64, bool) {
 
 // Validate reports missing or invalid profiles.
 func (w Weekly) Validate() error {
-	var errs []error
+	var errs problemList
 	for _, p := range []struct {
 		n string
 		c Curve
 	}{{"weekday", w.Weekday}, {"weekend", w.Weekend}} {
 		if p.c == nil {
-			errs = append(errs, fieldErr(p.n, "nil", ErrRequired, ""))
+			errs.add(fieldErr(p.n, "nil", ErrRequired, ""))
 			continue
 		}
-		errs = append(errs, prefixErrors(p.n, validateCurve(p.c))...)
+		errs.addAll(prefixErrors(p.n, validateCurve(p.c)))
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }
 
 // Step is one step of a Steps schedule: from Start on, demand is Value.
@@ -349,27 +348,27 @@ func (s Steps) integralTo(x time.Duration) float64 {
 
 // Validate reports an empty, unsorted or out-of-range schedule.
 func (s Steps) Validate() error {
-	var errs []error
+	var errs problemList
 	if s.Cycle < 0 {
-		errs = append(errs, fieldErr("cycle", s.Cycle, ErrNegative, ""))
+		errs.add(fieldErr("cycle", s.Cycle, ErrNegative, ""))
 	}
 	if len(s.Steps) == 0 {
-		errs = append(errs, fieldErr("steps", "[]", ErrEmptySamples, ""))
+		errs.add(fieldErr("steps", "[]", ErrEmptySamples, ""))
 	} else if s.Steps[0].Start != 0 {
-		errs = append(errs, fieldErr("steps[0].start", s.Steps[0].Start, ErrOutOfRange, "the first step starts at 0"))
+		errs.add(fieldErr("steps[0].start", s.Steps[0].Start, ErrOutOfRange, "the first step starts at 0"))
 	}
 	for i, st := range s.Steps {
 		if i > 0 && st.Start <= s.Steps[i-1].Start {
-			errs = append(errs, fieldErr(fmt.Sprintf("steps[%d].start", i), st.Start, ErrUnsorted, ""))
+			errs.add(fieldErr(fmt.Sprintf("steps[%d].start", i), st.Start, ErrUnsorted, ""))
 		}
 		if s.Cycle > 0 && st.Start >= s.Cycle {
-			errs = append(errs, fieldErr(fmt.Sprintf("steps[%d].start", i), st.Start, ErrOutOfRange, "must be below the period"))
+			errs.add(fieldErr(fmt.Sprintf("steps[%d].start", i), st.Start, ErrOutOfRange, "must be below the period"))
 		}
 		if err := checkFraction("value", st.Value); err != nil {
-			errs = append(errs, prefixErrors(fmt.Sprintf("steps[%d]", i), err)...)
+			errs.addAll(prefixErrors(fmt.Sprintf("steps[%d]", i), err))
 		}
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }
 
 // Point is one sample of a PiecewiseLinear curve: demand V at time T.
@@ -447,19 +446,19 @@ func (p PiecewiseLinear) MeanOver(horizon time.Duration) (float64, bool) {
 
 // Validate reports empty, unsorted or out-of-range samples.
 func (p PiecewiseLinear) Validate() error {
-	var errs []error
+	var errs problemList
 	if len(p.Points) == 0 {
-		errs = append(errs, fieldErr("points", "[]", ErrEmptySamples, ""))
+		errs.add(fieldErr("points", "[]", ErrEmptySamples, ""))
 	}
 	for i, pt := range p.Points {
 		if i > 0 && pt.T <= p.Points[i-1].T {
-			errs = append(errs, fieldErr(fmt.Sprintf("points[%d].t", i), pt.T, ErrUnsorted, ""))
+			errs.add(fieldErr(fmt.Sprintf("points[%d].t", i), pt.T, ErrUnsorted, ""))
 		}
 		if err := checkFraction("v", pt.V); err != nil { // name the field only on error: no allocation per point
-			errs = append(errs, prefixErrors(fmt.Sprintf("points[%d]", i), err)...)
+			errs.addAll(prefixErrors(fmt.Sprintf("points[%d]", i), err))
 		}
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }
 
 // Growth multiplies a base curve by a trend over years of 365 days:
@@ -531,16 +530,16 @@ func (g Growth) MeanOver(horizon time.Duration) (float64, bool) {
 
 // Validate reports a missing base or a rate that is not finite or ≤ −1.
 func (g Growth) Validate() error {
-	var errs []error
+	var errs problemList
 	if g.Base == nil {
-		errs = append(errs, fieldErr("base", "nil", ErrRequired, ""))
+		errs.add(fieldErr("base", "nil", ErrRequired, ""))
 	} else {
-		errs = append(errs, prefixErrors("base", validateCurve(g.Base))...)
+		errs.addAll(prefixErrors("base", validateCurve(g.Base)))
 	}
 	if math.IsNaN(g.RatePerYear) || math.IsInf(g.RatePerYear, 0) {
-		errs = append(errs, fieldErr("ratePerYear", g.RatePerYear, ErrNotFinite, ""))
+		errs.add(fieldErr("ratePerYear", g.RatePerYear, ErrNotFinite, ""))
 	} else if g.RatePerYear <= -1 {
-		errs = append(errs, fieldErr("ratePerYear", g.RatePerYear, ErrOutOfRange, "must be > -1"))
+		errs.add(fieldErr("ratePerYear", g.RatePerYear, ErrOutOfRange, "must be > -1"))
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }

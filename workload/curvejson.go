@@ -293,5 +293,5 @@ func unmarshalCurve(data []byte, depth int) (Curve, error) {
 		c, err := sub(v.Curve)
 		return Repeat{Curve: c, Cycle: time.Duration(v.Cycle)}, err
 	}
-	return nil, fmt.Errorf("%w: curve type %q", ErrUnknownName, t.Type)
+	return nil, fmt.Errorf("%w: curve type %s", ErrUnknownName, echo(t.Type))
 }

@@ -35,4 +35,20 @@
 // questions), use closed forms where a curve offers one ([Meaner]) and gonum
 // for the numerics. They return errors, never panic, for NaN, infinite or
 // negative demand and for invalid curve parameters.
+//
+// # Limits
+//
+// Every input is bounded so that no request can take unbounded work or
+// memory, and no figure silently wraps around; each limit is checked once,
+// by validation or decoding, with an error naming it:
+//   - [MaxGPUs] bounds Workload.GPUs (2²⁴);
+//   - [MaxSamples] bounds the samples of any analysis (2²⁰);
+//   - [MaxCurveDepth] bounds the nesting of combinators in JSON (32);
+//   - [MaxProblems] bounds the problems one validation or read lists (100);
+//     the rest are counted in a final [*MoreProblemsError];
+//   - [MaxEchoBytes] bounds how much of a value or field path an error
+//     message quotes (64 bytes);
+//   - a [Shift] whose t + Offset leaves time.Duration's range (±292 years)
+//     is evaluated at the same phase of a periodic curve and is NaN (an
+//     error in analysis) for an aperiodic one.
 package workload

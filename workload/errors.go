@@ -3,7 +3,9 @@ package workload
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Sentinel errors. Validation and parsing errors wrap one of these, so
@@ -36,7 +38,113 @@ var (
 	ErrUnsupportedCurve = errors.New("workload: curve type cannot be encoded")
 	// ErrSyntax reports malformed JSON or CSV input.
 	ErrSyntax = errors.New("workload: malformed input")
+	// ErrTooManyProblems is wrapped by the *MoreProblemsError that ends a
+	// list of problems cut at MaxProblems.
+	ErrTooManyProblems = errors.New("workload: too many problems")
 )
+
+// MaxProblems bounds the problems one validation or read lists: the first
+// MaxProblems are returned, each on its own, and the rest are counted in one
+// final *MoreProblemsError, so that a million bad samples or steps cannot
+// make a message of hundreds of megabytes.
+const MaxProblems = 100
+
+// MaxEchoBytes bounds how much of a value as given (and of a field path,
+// which may hold a model name) an error message echoes: longer ones are cut,
+// at a character boundary, to their first MaxEchoBytes bytes followed by "…"
+// and their length.
+const MaxEchoBytes = 64
+
+// MoreProblemsError ends a list of problems cut at MaxProblems: More
+// problems were found beyond those listed.
+type MoreProblemsError struct {
+	// More is the number of problems found and not listed.
+	More int
+}
+
+// Error formats the count as "workload: … and 999,900 more problems".
+func (e *MoreProblemsError) Error() string {
+	return fmt.Sprintf("workload: … and %s more problems (only the first MaxProblems = %d are listed)", grouped(e.More), MaxProblems)
+}
+
+// Unwrap returns ErrTooManyProblems.
+func (e *MoreProblemsError) Unwrap() error { return ErrTooManyProblems }
+
+// grouped formats n with a comma every three digits.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// cut returns s cut to MaxEchoBytes, at a character boundary, followed by
+// "…" and its length in bytes; s itself when it is short enough.
+func cut(s string) string {
+	if len(s) <= MaxEchoBytes {
+		return s
+	}
+	n := MaxEchoBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "… (" + grouped(len(s)) + " bytes)"
+}
+
+// echo returns s quoted, cut as cut does (the length after the quotes).
+func echo(s string) string {
+	if len(s) <= MaxEchoBytes {
+		return strconv.Quote(s)
+	}
+	n := MaxEchoBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strconv.Quote(s[:n]+"…") + " (" + grouped(len(s)) + " bytes)"
+}
+
+// problemList collects the problems of one validation, keeping the first
+// MaxProblems and counting the rest.
+type problemList struct {
+	errs []error
+	more int
+}
+
+// add adds err: each leaf of a join, a *MoreProblemsError by its count.
+func (l *problemList) add(err error) {
+	switch e := err.(type) {
+	case nil:
+	case *MoreProblemsError:
+		l.more += e.More
+	case interface{ Unwrap() []error }:
+		for _, c := range e.Unwrap() {
+			l.add(c)
+		}
+	default:
+		if len(l.errs) < MaxProblems {
+			l.errs = append(l.errs, err)
+		} else {
+			l.more++
+		}
+	}
+}
+
+// addAll adds every error of errs.
+func (l *problemList) addAll(errs []error) {
+	for _, e := range errs {
+		l.add(e)
+	}
+}
+
+// err joins the problems kept, followed by a *MoreProblemsError with the
+// count of the others, if any.
+func (l *problemList) err() error {
+	if l.more == 0 {
+		return errors.Join(l.errs...)
+	}
+	return errors.Join(append(l.errs[:len(l.errs):len(l.errs)], &MoreProblemsError{More: l.more})...)
+}
 
 // FieldError is a problem with one field: its path (for example
 // "requirements.models[H100 SXM]"), the offending value and the sentinel
@@ -50,13 +158,14 @@ type FieldError struct {
 	Err error
 }
 
-// Error implements error: "workload: <field> = <value>: <problem>".
+// Error implements error: "workload: <field> = <value>: <problem>", with
+// the field and the value cut to MaxEchoBytes.
 func (e *FieldError) Error() string {
 	msg := "invalid"
 	if e.Err != nil {
 		msg = strings.TrimPrefix(e.Err.Error(), "workload: ")
 	}
-	return fmt.Sprintf("workload: %s = %v: %s", e.Field, e.Value, msg)
+	return fmt.Sprintf("workload: %s = %s: %s", cut(e.Field), cut(fmt.Sprint(e.Value)), msg)
 }
 
 // Unwrap returns the wrapped sentinel.
@@ -83,9 +192,31 @@ func prefixErrors(prefix string, err error) []error {
 		}
 		return out
 	}
+	if mp, ok := err.(*MoreProblemsError); ok {
+		return []error{mp} // a count, not a field
+	}
 	var fe *FieldError
 	if errors.As(err, &fe) {
 		return []error{&FieldError{Field: prefix + "." + fe.Field, Value: fe.Value, Err: fe.Err}}
 	}
 	return []error{fmt.Errorf("%s: %w", prefix, err)}
 }
+
+// boundedError is an error (of encoding/json, which quotes field names of any
+// length) whose message is cut to 16 times MaxEchoBytes, room enough for the
+// package's own messages that pass through.
+type boundedError struct{ err error }
+
+func (e boundedError) Error() string {
+	m := e.err.Error()
+	if len(m) <= 16*MaxEchoBytes {
+		return m
+	}
+	n := 16 * MaxEchoBytes
+	for n > 0 && !utf8.RuneStart(m[n]) {
+		n--
+	}
+	return m[:n] + "… (" + grouped(len(m)) + " bytes)"
+}
+
+func (e boundedError) Unwrap() error { return e.err }

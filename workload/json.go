@@ -19,7 +19,8 @@ func (d jsonDuration) MarshalText() ([]byte, error) { return []byte(time.Duratio
 func (d *jsonDuration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
-		return fmt.Errorf("%w: duration %q: %v", ErrSyntax, b, err)
+		// time's error quotes the whole input: echo a bounded part instead.
+		return fmt.Errorf("%w: duration %s: not a Go duration such as \"90s\" or \"720h\"", ErrSyntax, echo(string(b)))
 	}
 	*d = jsonDuration(v)
 	return nil
@@ -30,7 +31,7 @@ func strictUnmarshal(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return err
+		return boundedError{err}
 	}
 	if dec.More() {
 		return fmt.Errorf("%w: trailing data after JSON value", ErrSyntax)

@@ -2,7 +2,6 @@ package workload
 
 import (
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -36,7 +35,7 @@ func ReadSamplesCSV(r io.Reader) ([]Observation, error) {
 	cr.ReuseRecord = true
 	var (
 		out  []Observation
-		errs []error
+		errs problemList
 	)
 	for row := 0; ; row++ {
 		rec, err := cr.Read()
@@ -44,7 +43,7 @@ func ReadSamplesCSV(r io.Reader) ([]Observation, error) {
 			break
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%w: %v", ErrSyntax, err)) // csv errors name the line
+			errs.add(fmt.Errorf("%w: %v", ErrSyntax, err)) // csv errors name the line
 			break
 		}
 		if len(rec) == 0 {
@@ -55,39 +54,39 @@ func ReadSamplesCSV(r io.Reader) ([]Observation, error) {
 			continue
 		}
 		if len(rec) != 2 {
-			errs = append(errs, fmt.Errorf("%w: line %d: want 2 fields (timestamp,value), got %d", ErrSyntax, line, len(rec)))
+			errs.add(fmt.Errorf("%w: line %d: want 2 fields (timestamp,value), got %d", ErrSyntax, line, len(rec)))
 			continue
 		}
 		v, verr := strconv.ParseFloat(strings.TrimSpace(rec[1]), 64)
-		if verr != nil && row == 0 && len(out) == 0 && len(errs) == 0 {
+		if verr != nil && row == 0 && len(out) == 0 && len(errs.errs) == 0 {
 			continue // header
 		}
 		ts, terr := parseTimestamp(strings.TrimSpace(rec[0]))
 		switch {
 		case terr != nil:
-			errs = append(errs, fmt.Errorf("%w: line %d: timestamp %q", ErrSyntax, line, rec[0]))
+			errs.add(fmt.Errorf("%w: line %d: timestamp %s", ErrSyntax, line, echo(rec[0])))
 			continue
 		case verr != nil:
-			errs = append(errs, fmt.Errorf("%w: line %d: value %q", ErrSyntax, line, rec[1]))
+			errs.add(fmt.Errorf("%w: line %d: value %s", ErrSyntax, line, echo(rec[1])))
 			continue
 		case math.IsNaN(v) || math.IsInf(v, 0):
-			errs = append(errs, fmt.Errorf("%w: line %d: value %v", ErrNotFinite, line, v))
+			errs.add(fmt.Errorf("%w: line %d: value %v", ErrNotFinite, line, v))
 			continue
 		case v < 0:
-			errs = append(errs, fmt.Errorf("%w: line %d: value %v", ErrNegative, line, v))
+			errs.add(fmt.Errorf("%w: line %d: value %v", ErrNegative, line, v))
 			continue
 		}
 		if n := len(out); n > 0 && !ts.After(out[n-1].Time) {
-			errs = append(errs, fmt.Errorf("%w: line %d: %s not after %s", ErrUnsorted, line,
+			errs.add(fmt.Errorf("%w: line %d: %s not after %s", ErrUnsorted, line,
 				ts.Format(time.RFC3339Nano), out[n-1].Time.Format(time.RFC3339Nano)))
 			continue
 		}
 		out = append(out, Observation{Time: ts, Value: v})
 	}
-	if len(out) == 0 && len(errs) == 0 {
-		errs = append(errs, ErrEmptySamples)
+	if len(out) == 0 && len(errs.errs) == 0 {
+		errs.add(ErrEmptySamples)
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := errs.err(); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -100,7 +99,7 @@ func parseTimestamp(s string) (time.Time, error) {
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e11 {
-		return time.Time{}, fmt.Errorf("%w: timestamp %q", ErrSyntax, s)
+		return time.Time{}, fmt.Errorf("%w: timestamp %s", ErrSyntax, echo(s))
 	}
 	sec := math.Floor(f)
 	return time.Unix(int64(sec), int64(math.Round((f-sec)*1e9))).UTC(), nil
@@ -134,22 +133,22 @@ func FromSamples(samples []Observation) (PiecewiseLinear, error) {
 	if len(samples) == 0 {
 		return PiecewiseLinear{}, fieldErr("samples", "[]", ErrEmptySamples, "")
 	}
-	var errs []error
+	var errs problemList
 	peak := 0.0
 	for i, s := range samples {
 		if err := checkQuantity(fmt.Sprintf("samples[%d].value", i), s.Value); err != nil {
-			errs = append(errs, err)
+			errs.add(err)
 		} else {
 			peak = max(peak, s.Value)
 		}
 		if i > 0 && !s.Time.After(samples[i-1].Time) {
-			errs = append(errs, fieldErr(fmt.Sprintf("samples[%d].time", i), s.Time.Format(time.RFC3339Nano), ErrUnsorted, ""))
+			errs.add(fieldErr(fmt.Sprintf("samples[%d].time", i), s.Time.Format(time.RFC3339Nano), ErrUnsorted, ""))
 		}
 	}
 	if span := samples[len(samples)-1].Time.Sub(samples[0].Time); span == math.MaxInt64 {
-		errs = append(errs, fieldErr("samples", span, ErrOutOfRange, "span too long for a time.Duration"))
+		errs.add(fieldErr("samples", span, ErrOutOfRange, "span too long for a time.Duration"))
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := errs.err(); err != nil {
 		return PiecewiseLinear{}, err
 	}
 	pts := make([]Point, len(samples))

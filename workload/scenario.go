@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"errors"
 	"fmt"
 	"io"
 )
@@ -18,18 +17,18 @@ type Scenario struct {
 // Validate returns the errors.Join of every problem of every workload (field
 // paths prefixed "workloads[i]") and of duplicate workload names (nil if none).
 func (s Scenario) Validate() error {
-	var errs []error
+	var errs problemList
 	seen := make(map[string]int, len(s.Workloads))
 	for i, w := range s.Workloads {
 		prefix := fmt.Sprintf("workloads[%d]", i)
-		errs = append(errs, prefixErrors(prefix, w.Validate())...)
+		errs.addAll(prefixErrors(prefix, w.Validate()))
 		if j, dup := seen[w.Name]; dup && w.Name != "" {
-			errs = append(errs, fieldErr(prefix+".name", w.Name, ErrDuplicate, fmt.Sprintf("also workloads[%d]", j)))
+			errs.add(fieldErr(prefix+".name", w.Name, ErrDuplicate, fmt.Sprintf("also workloads[%d]", j)))
 		} else {
 			seen[w.Name] = i
 		}
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }
 
 // UnmarshalJSON decodes a scenario, rejecting unknown fields; it does not validate.

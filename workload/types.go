@@ -258,5 +258,5 @@ func enumParse(names []string, s, what string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: %s %q", ErrUnknownName, what, s)
+	return 0, fmt.Errorf("%w: %s %s", ErrUnknownName, what, echo(s))
 }

@@ -20,6 +20,11 @@ const ReferenceModel = gpuspec.ReferenceModel
 // overflow that makes decimal arithmetic panic.
 const maxMoneyExponent = 64
 
+// MaxGPUs bounds Workload.GPUs: 2²⁴ ≈ 16.8 million GPUs, far beyond any
+// cluster, so that node and GPU counts derived from it (and their products
+// with an offer's GPUs per node) never overflow an int.
+const MaxGPUs = 1 << 24
+
 // Workload is something that must run: a finite job or a service.
 //
 // A finite job has Demand == nil, WorkGPUHours > 0 and GPUs = the gang size
@@ -35,7 +40,8 @@ type Workload struct {
 	Name string
 	// Kind says what the workload does; required.
 	Kind Kind
-	// GPUs is the gang size of a finite job or the peak GPUs of a service; > 0.
+	// GPUs is the gang size of a finite job or the peak GPUs of a service;
+	// 1 to MaxGPUs.
 	GPUs int
 	// Demand is the demand curve of a service as a fraction of GPUs, in [0, 1]
 	// over the horizon; nil for a finite job.
@@ -212,10 +218,10 @@ func (r Requirements) AllowsJurisdiction(j string) bool {
 // Validate method if it has one and sampled over the horizon (hourly
 // resolution or finer): NaN, infinite, negative or above-1 demand is an error.
 func (w Workload) Validate() error {
-	var errs []error
+	var errs problemList
 	add := func(err error) {
 		if err != nil {
-			errs = append(errs, err)
+			errs.add(err)
 		}
 	}
 	if w.Name == "" {
@@ -224,8 +230,11 @@ func (w Workload) Validate() error {
 	if !w.Kind.Valid() {
 		add(fieldErr("kind", w.Kind, ErrUnknownName, "training, fine-tuning, inference, batch or development"))
 	}
-	if w.GPUs <= 0 {
+	switch {
+	case w.GPUs <= 0:
 		add(fieldErr("gpus", w.GPUs, ErrOutOfRange, "must be > 0"))
+	case w.GPUs > MaxGPUs:
+		add(fieldErr("gpus", w.GPUs, ErrOutOfRange, fmt.Sprintf("at most MaxGPUs = %d", MaxGPUs)))
 	}
 	add(checkDuration("horizon", w.Horizon))
 	add(checkDuration("deadline", w.Deadline))
@@ -253,13 +262,13 @@ func (w Workload) Validate() error {
 			add(validateDemand(w.Demand, w.Horizon))
 		}
 	}
-	errs = append(errs, prefixErrors("requirements", w.Requirements.Validate())...)
-	errs = append(errs, prefixErrors("interruption", w.Interruption.Validate())...)
-	errs = append(errs, prefixErrors("data", w.Data.Validate())...)
+	errs.addAll(prefixErrors("requirements", w.Requirements.Validate()))
+	errs.addAll(prefixErrors("interruption", w.Interruption.Validate()))
+	errs.addAll(prefixErrors("data", w.Data.Validate()))
 	if err := checkQuantity("engineerHours", w.Setup.EngineerHours); err != nil {
-		errs = append(errs, prefixErrors("setup", err)...)
+		errs.addAll(prefixErrors("setup", err))
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }
 
 // validateDemand checks a service's demand curve over the horizon.
@@ -283,9 +292,9 @@ func validateDemand(c Curve, horizon time.Duration) error {
 // Validate returns the errors.Join of every problem in r (nil if none), each
 // a *FieldError with JSON field names relative to r.
 func (r Requirements) Validate() error {
-	var errs []error
+	var errs problemList
 	if err := checkQuantity("minMemoryGiB", r.MinMemoryGiB); err != nil {
-		errs = append(errs, err)
+		errs.add(err)
 	}
 	names := make([]string, 0, len(r.Models))
 	for m := range r.Models {
@@ -297,80 +306,80 @@ func (r Requirements) Validate() error {
 		field := fmt.Sprintf("models[%s]", m)
 		switch {
 		case m == "":
-			errs = append(errs, fieldErr("models", `""`, ErrRequired, "model name"))
+			errs.add(fieldErr("models", `""`, ErrRequired, "model name"))
 		case math.IsNaN(f) || math.IsInf(f, 0):
-			errs = append(errs, fieldErr(field, f, ErrNotFinite, ""))
+			errs.add(fieldErr(field, f, ErrNotFinite, ""))
 		case f <= 0:
-			errs = append(errs, fieldErr(field, f, ErrOutOfRange, "speed factor must be > 0"))
+			errs.add(fieldErr(field, f, ErrOutOfRange, "speed factor must be > 0"))
 		}
 	}
 	if !r.Interconnect.Fabric.Valid() {
-		errs = append(errs, fieldErr("interconnect.fabric", r.Interconnect.Fabric, ErrUnknownName, ""))
+		errs.add(fieldErr("interconnect.fabric", r.Interconnect.Fabric, ErrUnknownName, ""))
 	}
 	if err := checkQuantity("interconnect.gbps", r.Interconnect.Gbps); err != nil {
-		errs = append(errs, err)
+		errs.add(err)
 	}
 	switch r.Interconnect.BelowFabric {
 	case Incompatible:
 	case Slower:
 		e := r.Interconnect.Efficiency
 		if math.IsNaN(e) || math.IsInf(e, 0) {
-			errs = append(errs, fieldErr("interconnect.efficiency", e, ErrNotFinite, ""))
+			errs.add(fieldErr("interconnect.efficiency", e, ErrNotFinite, ""))
 		} else if e <= 0 || e > 1 {
-			errs = append(errs, fieldErr("interconnect.efficiency", e, ErrOutOfRange, "must be in (0, 1] when belowFabric is slower"))
+			errs.add(fieldErr("interconnect.efficiency", e, ErrOutOfRange, "must be in (0, 1] when belowFabric is slower"))
 		}
 	default:
-		errs = append(errs, fieldErr("interconnect.belowFabric", r.Interconnect.BelowFabric, ErrUnknownName, ""))
+		errs.add(fieldErr("interconnect.belowFabric", r.Interconnect.BelowFabric, ErrUnknownName, ""))
 	}
 	if !r.MinIsolation.Valid() {
-		errs = append(errs, fieldErr("minIsolation", r.MinIsolation, ErrUnknownName, ""))
+		errs.add(fieldErr("minIsolation", r.MinIsolation, ErrUnknownName, ""))
 	}
 	seen := make(map[string]bool, len(r.Jurisdictions))
 	for i, j := range r.Jurisdictions {
 		field := fmt.Sprintf("jurisdictions[%d]", i)
 		switch {
 		case j == "":
-			errs = append(errs, fieldErr(field, `""`, ErrRequired, ""))
+			errs.add(fieldErr(field, `""`, ErrRequired, ""))
 		case seen[j]:
-			errs = append(errs, fieldErr(field, j, ErrDuplicate, ""))
+			errs.add(fieldErr(field, j, ErrDuplicate, ""))
 		}
 		seen[j] = true
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }
 
 // Validate returns the errors.Join of every problem in i (nil if none).
 func (i Interruption) Validate() error {
-	var errs []error
+	var errs problemList
 	if !i.Tolerance.Valid() {
-		errs = append(errs, fieldErr("tolerance", i.Tolerance, ErrUnknownName, ""))
+		errs.add(fieldErr("tolerance", i.Tolerance, ErrUnknownName, ""))
 	}
 	for _, d := range []struct {
 		name string
 		v    time.Duration
 	}{{"checkpointTime", i.CheckpointTime}, {"restartTime", i.RestartTime}, {"checkpointInterval", i.CheckpointInterval}} {
 		if err := checkDuration(d.name, d.v); err != nil {
-			errs = append(errs, err)
+			errs.add(err)
 		}
 	}
 	if i.Tolerance == Checkpointed && i.CheckpointTime == 0 {
-		errs = append(errs, fieldErr("checkpointTime", i.CheckpointTime, ErrRequired, "a checkpointed workload needs a checkpoint time > 0"))
+		errs.add(fieldErr("checkpointTime", i.CheckpointTime, ErrRequired, "a checkpointed workload needs a checkpoint time > 0"))
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }
 
 // Validate returns the errors.Join of every problem in d (nil if none).
 func (d Data) Validate() error {
-	var errs []error
+	var errs problemList
 	for _, q := range []struct {
 		name string
 		v    float64
 	}{{"datasetGB", d.DatasetGB}, {"checkpointGB", d.CheckpointGB}, {"egressGBPerMonth", d.EgressGBPerMonth}} {
 		if err := checkQuantity(q.name, q.v); err != nil {
-			errs = append(errs, err)
+			errs.add(err)
 		}
 	}
-	return errors.Join(errs...)
+	return errs.err()
 }
 
 // checkQuantity reports a NaN, infinite or negative quantity.

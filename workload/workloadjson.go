@@ -83,7 +83,7 @@ func (w Workload) MarshalJSON() ([]byte, error) {
 	if w.Demand != nil {
 		b, err := MarshalCurve(w.Demand)
 		if err != nil {
-			return nil, fmt.Errorf("workload %q: demand: %w", w.Name, err)
+			return nil, fmt.Errorf("workload %s: demand: %w", echo(w.Name), err)
 		}
 		v.Demand = b
 	}
@@ -102,7 +102,7 @@ func (w *Workload) UnmarshalJSON(data []byte) error {
 	if len(v.Demand) > 0 {
 		c, err := UnmarshalCurve(v.Demand)
 		if err != nil {
-			return fmt.Errorf("workload %q: demand: %w", v.Name, err)
+			return fmt.Errorf("workload %s: demand: %w", echo(v.Name), err)
 		}
 		demand = c
 	}

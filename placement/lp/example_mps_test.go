@@ -1,0 +1,83 @@
+package lp_test
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"strings"
+
+	"github.com/gputco/gputco/placement/lp"
+)
+
+func ExampleReadMPS() {
+	const model = `NAME          tiny
+ROWS
+ N  cost
+ L  cap
+ G  demand
+COLUMNS
+    x   cost  2   cap     1
+    x   demand 1
+    MARKER  'MARKER'  'INTORG'
+    y   cost  3   cap     1
+    y   demand 2
+    MARKER  'MARKER'  'INTEND'
+RHS
+    rhs cap   10  demand  4
+RANGES
+    rng cap   6
+BOUNDS
+ UP bnd x    -1
+ UP bnd y     8
+ENDATA
+`
+	p, err := lp.ReadMPS(strings.NewReader(model))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for i := 0; i < p.NumRows(); i++ {
+		fmt.Printf("%s: [%v, %v]\n", p.RowName(i), p.RowLower[i], p.RowUpper[i])
+	}
+	for j := 0; j < p.NumCols(); j++ {
+		fmt.Printf("%s: cost %v, bounds [%v, %v], integer %v\n", p.ColName(j), p.Cost[j], p.ColLower[j], p.ColUpper[j], p.Integer[j])
+	}
+	// Output:
+	// cap: [4, 10]
+	// demand: [4, +Inf]
+	// x: cost 2, bounds [-Inf, -1], integer false
+	// y: cost 3, bounds [0, 8], integer true
+}
+
+func ExampleWriteMPS() {
+	var b lp.Builder
+	x := b.AddCol("x", 1, 0, 4)
+	y := b.AddIntCol("y", -2, 0, 3)
+	b.AddRow("mix", -1, 5, []int{x, y}, []float64{1, 1})
+	p, err := b.Problem()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := lp.WriteMPS(os.Stdout, p); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// NAME
+	// ROWS
+	//  N OBJ
+	//  G mix
+	// COLUMNS
+	//  x OBJ 1
+	//  x mix 1
+	//  MARKER 'MARKER' 'INTORG'
+	//  y OBJ -2
+	//  y mix 1
+	//  MARKER 'MARKER' 'INTEND'
+	// RHS
+	//  RHS mix -1
+	// RANGES
+	//  RNG mix 6
+	// BOUNDS
+	//  UP BND x 4
+	//  UP BND y 3
+	// ENDATA
+}

@@ -1,0 +1,246 @@
+package lp
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// WriteMPS writes p in free MPS format, which ReadMPS and CBC read back to
+// the same problem. Numbers are written with the shortest representation
+// that parses back to the same float64. Names are kept when they are safe
+// for free MPS (see safeMPSName: non-empty, at most MaxMPSNameBytes, no
+// white space or control characters, not 'MARKER') and unique; others are
+// replaced by generated names C<j> or R<i> (with a suffix if taken). The
+// objective row is named OBJ (or a free variant). Integer columns are
+// written between markers and always with explicit bounds, so that readers
+// whose default for them differs agree. Free rows are written as N rows
+// after the objective. Explicit zeros of the matrix are not written.
+//
+// A ranged row is written as a G or L row with the RANGES value that
+// reproduces both bounds exactly when one exists; when none does (rare), the
+// upper bound may come back an ulp or so away. p is validated first; an invalid p is an error
+// wrapping ErrInvalid.
+func WriteMPS(w io.Writer, p *Problem) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	cols := uniqueNames(p.ColNames, p.NumCols(), "C", safeMPSName, nil)
+	rows := uniqueNames(p.RowNames, p.NumRows(), "R", safeMPSName, nil)
+	taken := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		taken[r] = true
+	}
+	obj := freeName("OBJ", taken)
+
+	name := strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, p.Name)
+	if name = strings.TrimSpace(name); name != "" {
+		fmt.Fprintf(bw, "NAME %s\n", name)
+	} else {
+		bw.WriteString("NAME\n")
+	}
+	if p.Maximize {
+		bw.WriteString("OBJSENSE\n    MAX\n")
+	}
+	bw.WriteString("ROWS\n")
+	fmt.Fprintf(bw, " N %s\n", obj)
+	for i := range rows {
+		kind, _, _ := mpsRow(p.RowLower[i], p.RowUpper[i])
+		fmt.Fprintf(bw, " %c %s\n", kind, rows[i])
+	}
+	bw.WriteString("COLUMNS\n")
+	inInt := false
+	for j := range cols {
+		isInt := p.Integer != nil && p.Integer[j]
+		if isInt != inInt {
+			if isInt {
+				bw.WriteString(" MARKER 'MARKER' 'INTORG'\n")
+			} else {
+				bw.WriteString(" MARKER 'MARKER' 'INTEND'\n")
+			}
+			inInt = isInt
+		}
+		written := false
+		if c := p.Cost[j]; c != 0 {
+			fmt.Fprintf(bw, " %s %s %s\n", cols[j], obj, fmtFloat(c))
+			written = true
+		}
+		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+			if v := p.A.Value[k]; v != 0 {
+				fmt.Fprintf(bw, " %s %s %s\n", cols[j], rows[p.A.Index[k]], fmtFloat(v))
+				written = true
+			}
+		}
+		if !written {
+			fmt.Fprintf(bw, " %s %s 0\n", cols[j], obj)
+		}
+	}
+	if inInt {
+		bw.WriteString(" MARKER 'MARKER' 'INTEND'\n")
+	}
+	bw.WriteString("RHS\n")
+	if p.Offset != 0 {
+		fmt.Fprintf(bw, " RHS %s %s\n", obj, fmtFloat(-p.Offset))
+	}
+	for i := range rows {
+		if _, r, _ := mpsRow(p.RowLower[i], p.RowUpper[i]); r != 0 || math.Signbit(r) {
+			fmt.Fprintf(bw, " RHS %s %s\n", rows[i], fmtFloat(r))
+		}
+	}
+	wroteRanges := false
+	for i := range rows {
+		_, _, rg := mpsRow(p.RowLower[i], p.RowUpper[i])
+		if math.IsNaN(rg) {
+			continue
+		}
+		if !wroteRanges {
+			bw.WriteString("RANGES\n")
+			wroteRanges = true
+		}
+		fmt.Fprintf(bw, " RNG %s %s\n", rows[i], fmtFloat(rg))
+	}
+	bw.WriteString("BOUNDS\n")
+	for j := range cols {
+		writeMPSBounds(bw, cols[j], p.ColLower[j], p.ColUpper[j], p.Integer != nil && p.Integer[j])
+	}
+	bw.WriteString("ENDATA\n")
+	return bw.Flush()
+}
+
+// rowType is the MPS type of a row with the given bounds; a ranged row is
+// written as G with a range.
+func rowType(lo, up float64) byte {
+	switch {
+	case lo == up:
+		return 'E'
+	case math.IsInf(lo, -1) && math.IsInf(up, 1):
+		return 'N'
+	case math.IsInf(lo, -1):
+		return 'L'
+	}
+	return 'G'
+}
+
+// mpsRow returns how a row with the given bounds is written in MPS: its
+// type, right-hand side and range (NaN for none). A ranged row is a G row
+// with a range when some range reproduces its upper bound exactly, else an
+// L row when some range reproduces its lower bound, else (rare) a G row
+// whose upper bound comes back within an ulp or so.
+func mpsRow(lo, up float64) (kind byte, rhs, rng float64) {
+	nan := math.NaN()
+	switch rowType(lo, up) {
+	case 'E':
+		return 'E', lo, nan
+	case 'N':
+		return 'N', 0, nan
+	case 'L':
+		return 'L', up, nan
+	}
+	if math.IsInf(up, 1) {
+		return 'G', lo, nan
+	}
+	d := up - lo
+	for _, kind := range []byte{'G', 'L'} {
+		for _, dir := range []float64{math.Inf(1), math.Inf(-1)} {
+			r := d
+			for k := 0; k < 4; k++ {
+				if kind == 'G' && lo+r == up {
+					return 'G', lo, r
+				}
+				if kind == 'L' && up-r == lo {
+					return 'L', up, r
+				}
+				r = math.Nextafter(r, dir)
+			}
+		}
+	}
+	return 'G', lo, d
+}
+
+func writeMPSBounds(w *bufio.Writer, name string, lo, up float64, isInt bool) {
+	switch {
+	case lo == up:
+		fmt.Fprintf(w, " FX BND %s %s\n", name, fmtFloat(lo))
+		return
+	case math.IsInf(lo, -1) && math.IsInf(up, 1):
+		fmt.Fprintf(w, " FR BND %s\n", name)
+		return
+	}
+	if math.IsInf(lo, -1) {
+		fmt.Fprintf(w, " MI BND %s\n", name)
+	} else if lo != 0 || math.Signbit(lo) || (isInt && math.IsInf(up, 1)) {
+		fmt.Fprintf(w, " LO BND %s %s\n", name, fmtFloat(lo))
+	}
+	if !math.IsInf(up, 1) {
+		fmt.Fprintf(w, " UP BND %s %s\n", name, fmtFloat(up))
+	}
+}
+
+func fmtFloat(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "Inf"
+	case math.IsInf(v, -1):
+		return "-Inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// safeMPSName reports whether s can be written as a free-MPS name and read
+// back unchanged by ReadMPS and by CBC.
+func safeMPSName(s string) bool {
+	if s == "" || len(s) > MaxMPSNameBytes || s == "'MARKER'" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// uniqueNames returns n names: names[k] where it is safe and not a repeat of
+// an earlier one, otherwise a generated prefix<k> that collides with none.
+func uniqueNames(names []string, n int, prefix string, safe func(string) bool, reserved map[string]bool) []string {
+	out := make([]string, n)
+	taken := make(map[string]bool, n)
+	for k := range reserved {
+		taken[k] = true
+	}
+	keep := make([]bool, n)
+	for k := 0; k < n && k < len(names); k++ {
+		if s := names[k]; safe(s) && !taken[s] {
+			taken[s], keep[k], out[k] = true, true, s
+		}
+	}
+	for k := 0; k < n; k++ {
+		if !keep[k] {
+			out[k] = freeName(prefix+strconv.Itoa(k), taken)
+			taken[out[k]] = true
+		}
+	}
+	return out
+}
+
+// freeName returns base, or base_<k> for the smallest k ≥ 1 that is not
+// taken.
+func freeName(base string, taken map[string]bool) string {
+	if !taken[base] {
+		return base
+	}
+	for k := 1; ; k++ {
+		if s := base + "_" + strconv.Itoa(k); !taken[s] {
+			return s
+		}
+	}
+}
