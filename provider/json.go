@@ -102,6 +102,8 @@ type Decoder struct {
 
 	// depth counts the pricings being decoded around the current one.
 	depth int
+	// doc is the whole document being decoded, for error positions.
+	doc []byte
 }
 
 // MaxPricingDepth bounds how deeply pricings may nest: a chain of at most
@@ -141,7 +143,7 @@ func (d Decoder) Pricing(data []byte) (Pricing, error) {
 		Mode string `json:"mode"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("provider: pricing: %w", malformed(err))
+		return nil, fmt.Errorf("provider: pricing: %w", nested{positioned(d.doc, data, err)})
 	}
 	if head.Mode == "" {
 		return nil, &FieldError{Field: "mode", Value: "", Err: ErrMissing}
@@ -162,11 +164,28 @@ func (d Decoder) Pricing(data []byte) (Pricing, error) {
 	return p, nil
 }
 
-// Offer decodes one offer. It does not validate it.
-func (d Decoder) Offer(data []byte) (Offer, error) {
+// Offer decodes one offer. It does not validate it. Its errors name the
+// offer by its "id" and locate JSON syntax and type errors by line and column
+// (a *JSONError).
+func (d Decoder) Offer(data []byte) (Offer, error) { return d.offerIn(data, data) }
+
+// offerIn decodes the offer raw, a part of the document doc (for positions).
+func (d Decoder) offerIn(doc, raw []byte) (Offer, error) {
+	d.doc = doc
 	var w offerJSON
-	if err := strict(data, &w); err != nil {
-		return Offer{}, fmt.Errorf("provider: offer: %w", malformed(err))
+	if err := strict(raw, &w); err != nil {
+		id := offerID(raw)
+		var fe *FieldError
+		if errors.As(err, &fe) && fe.Offer == "" && id != "" {
+			c := *fe
+			c.Offer = id
+			return Offer{}, &c
+		}
+		what := "provider: offer"
+		if id != "" {
+			what += " " + echo(id)
+		}
+		return Offer{}, fmt.Errorf("%s: %w", what, nested{positioned(doc, raw, err)})
 	}
 	return w.offer(d)
 }
@@ -181,7 +200,7 @@ func (d Decoder) Offer(data []byte) (Offer, error) {
 func (d Decoder) Catalog(data []byte) (Catalog, error) {
 	var w catalogJSON
 	if err := strict(data, &w); err != nil {
-		return Catalog{}, fmt.Errorf("provider: catalog: %w", malformed(err))
+		return Catalog{}, fmt.Errorf("provider: catalog: %w", nested{positioned(data, nil, err)})
 	}
 	c := Catalog{Currency: w.Currency, AsOf: time.Time(w.AsOf)}
 	var p problems
@@ -189,9 +208,12 @@ func (d Decoder) Catalog(data []byte) (Catalog, error) {
 	var kept []Offer
 	decoded := true
 	for i, raw := range w.Offers {
-		o, err := d.Offer(raw)
+		o, err := d.offerIn(data, raw)
 		if err != nil {
-			p.put(fmt.Errorf("provider: catalog offer %d: %w", i, err))
+			if offerID(raw) == "" { // the error cannot name the offer: number it
+				err = fmt.Errorf("provider: catalog offer %d: %w", i, nested{err})
+			}
+			p.put(err)
 			decoded = false
 			continue
 		}
@@ -257,11 +279,11 @@ func strict(data []byte, v any) error {
 
 // decodeInto decodes the wire form W strictly and converts it to P.
 func decodeInto[P Pricing, W any](conv func(W) P) PricingDecoder {
-	return func(raw json.RawMessage, _ Decoder) (Pricing, error) {
+	return func(raw json.RawMessage, d Decoder) (Pricing, error) {
 		var w W
 		if err := strict(raw, &w); err != nil {
 			var zero P
-			return nil, fmt.Errorf("provider: %s pricing: %w", zero.Mode(), malformed(err))
+			return nil, fmt.Errorf("provider: %s pricing: %w", zero.Mode(), nested{positioned(d.doc, raw, err)})
 		}
 		return conv(w), nil
 	}
@@ -543,7 +565,7 @@ func (w offerJSON) offer(d Decoder) (Offer, error) {
 			c.Offer, c.Field = w.ID, "Pricing."+fe.Field
 			return Offer{}, &c
 		}
-		return Offer{}, fmt.Errorf("provider: offer %s: %w", echo(w.ID), err)
+		return Offer{}, fmt.Errorf("provider: offer %s: %w", echo(w.ID), nested{err})
 	}
 	o.Pricing = p
 	return o, nil
