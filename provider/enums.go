@@ -1,6 +1,10 @@
 package provider
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // enumName returns names[v], or a diagnostic form for a value out of range.
 func enumName[T ~int](names []string, v T, typ string) string {
@@ -26,7 +30,19 @@ func enumParse[T ~int](names []string, text []byte, typ string) (T, error) {
 			return T(i), nil
 		}
 	}
-	return 0, &FieldError{Field: typ, Value: s, Err: ErrUnknownName}
+	return 0, &FieldError{Field: typ, Value: s, Err: fmt.Errorf("%w (one of %s)", ErrUnknownName, quotedNames(names))}
+}
+
+// quotedNames lists names quoted and comma-separated: `"a", "b", "c"`.
+func quotedNames(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(n))
+	}
+	return b.String()
 }
 
 func enumValid[T ~int](names []string, v T) bool { return v >= 0 && int(v) < len(names) }

@@ -98,3 +98,19 @@ func TestDecodeErrorUnnamedOffer(t *testing.T) {
 		t.Errorf("error %v, want it to number the offer without an id", err)
 	}
 }
+
+// TestUnknownNameListsAllowed: an unknown enumeration name in a catalog is
+// reported with the names that are allowed.
+func TestUnknownNameListsAllowed(t *testing.T) {
+	tests := []struct{ field, bad, want string }{
+		{"kind", "cloudy", `(one of "general-cloud", "gpu-platform", "self-hosted")`},
+		{"isolation", "private", `(one of "shared", "dedicated", "physical")`},
+	}
+	for _, tt := range tests {
+		doc := `{"currency": "USD", "asOf": "2026-01-01", "offers": [{"id": "x", "` + tt.field + `": "` + tt.bad + `"}]}`
+		_, err := provider.ParseCatalog([]byte(doc))
+		if !errors.Is(err, provider.ErrUnknownName) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s %q: error %v, want ErrUnknownName listing %s", tt.field, tt.bad, err, tt.want)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package workload
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Kind is what a workload does. The zero value is not a valid kind: every
 // workload must say what it is.
@@ -258,5 +262,11 @@ func enumParse(names []string, s, what string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: %s %s", ErrUnknownName, what, echo(s))
+	var allowed []string
+	for _, n := range names {
+		if n != "" {
+			allowed = append(allowed, strconv.Quote(n))
+		}
+	}
+	return 0, fmt.Errorf("%w: %s %s (one of %s)", ErrUnknownName, what, echo(s), strings.Join(allowed, ", "))
 }
