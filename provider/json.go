@@ -8,23 +8,30 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gputco/gputco/internal/duration"
 	"github.com/shopspring/decimal"
 )
 
-// Duration is a time.Duration that reads and writes JSON as a Go duration
-// string ("720h0m0s", "1m", "90s"). Use it in the JSON form of downstream
-// pricing modes.
+// Duration is a time.Duration that writes JSON as a Go duration string
+// ("720h0m0s", "1m0s", "1s") and reads it as the offers CSV does: a Go
+// duration or a number of days, months (730 h) or years (8,760 h) — "30d",
+// "1mo", "3y". Use it in the JSON form of downstream pricing modes.
 type Duration time.Duration
 
 // MarshalText writes d as time.Duration.String does.
 func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
 
-// UnmarshalText parses a Go duration string.
+// UnmarshalText parses a Go duration string or a number of days, months or
+// years; a duration beyond time.Duration's range wraps ErrOutOfRange, other
+// text ErrMalformed.
 func (d *Duration) UnmarshalText(b []byte) error {
-	v, err := time.ParseDuration(string(b))
-	if err != nil {
+	v, err := duration.Parse(string(b))
+	switch {
+	case errors.Is(err, duration.ErrRange):
+		return fmt.Errorf("provider: duration %s: %w: %w", echo(string(b)), ErrOutOfRange, err)
+	case err != nil:
 		// time's error quotes the whole input: echo a bounded part instead.
-		return fmt.Errorf("provider: duration %s: %w: not a Go duration such as \"90s\" or \"720h\"", echo(string(b)), ErrMalformed)
+		return fmt.Errorf("provider: duration %s: %w: %w", echo(string(b)), ErrMalformed, err)
 	}
 	*d = Duration(v)
 	return nil

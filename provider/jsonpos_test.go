@@ -114,3 +114,29 @@ func TestUnknownNameListsAllowed(t *testing.T) {
 		}
 	}
 }
+
+// TestDurationsReadAlike: a duration reads the same in a JSON catalog and in
+// the offers CSV, days, months and years included.
+func TestDurationsReadAlike(t *testing.T) {
+	for _, s := range []string{"90s", "720h", "3d", "1.5d", "1mo", "3y"} {
+		doc := `{"currency": "USD", "asOf": "2026-01-01", "offers": [{"id": "a", "gpu": {"model": "H100 SXM", "memoryGiB": 80, "bf16TFLOPS": 989, "tdpWatts": 700},
+			"gpusPerNode": 8, "pricing": {"mode": "metered", "ratePerHour": "1"}, "availability": {"fillProbability": 1, "leadTime": "` + s + `"}}]}`
+		fromJSON, err := provider.ParseCatalog([]byte(doc))
+		if err != nil {
+			t.Fatalf("%s: ParseCatalog: %v", s, err)
+		}
+		csv := "id,gpu_model,gpus_per_node,mode,rate_per_hour,fill_probability,lead_time,source_as_of\na,H100 SXM,8,metered,1,1," + s + ",2026-01-01\n"
+		fromCSV, err := provider.ImportOffers(strings.NewReader(csv), provider.OfferImportOptions{})
+		if err != nil {
+			t.Fatalf("%s: ImportOffers: %v", s, err)
+		}
+		j, c := fromJSON.Offers[0].Availability.LeadTime, fromCSV.Offers[0].Availability.LeadTime
+		if j != c || j <= 0 {
+			t.Errorf("lead time %q: JSON %v, CSV %v", s, j, c)
+		}
+	}
+	var d provider.Duration
+	if err := d.UnmarshalText([]byte("1000y")); !errors.Is(err, provider.ErrOutOfRange) {
+		t.Errorf("1000y: error %v, want ErrOutOfRange", err)
+	}
+}
