@@ -140,3 +140,22 @@ func TestDurationsReadAlike(t *testing.T) {
 		t.Errorf("1000y: error %v, want ErrOutOfRange", err)
 	}
 }
+
+// TestCurrencyCodeMessage: a currency that is not an ISO 4217 code is
+// malformed, and the message says what a code looks like.
+func TestCurrencyCodeMessage(t *testing.T) {
+	docs := map[string]string{
+		"catalog": `{"currency": "usd", "asOf": "2026-01-01", "offers": []}`,
+		"offer":   `{"currency": "USD", "asOf": "2026-01-01", "offers": [{"id": "a", "currency": "dollars"}]}`,
+	}
+	for name, doc := range docs {
+		_, err := provider.ParseCatalog([]byte(doc))
+		if !errors.Is(err, provider.ErrMalformed) || !strings.Contains(err.Error(), "three upper-case letters") {
+			t.Errorf("%s: error %v, want ErrMalformed saying \"three upper-case letters\"", name, err)
+		}
+	}
+	_, err := provider.ImportOffers(strings.NewReader("id\n"), provider.OfferImportOptions{Currency: "euro"})
+	if !errors.Is(err, provider.ErrMalformed) || !strings.Contains(err.Error(), "three upper-case letters") {
+		t.Errorf("ImportOffers: error %v, want ErrMalformed saying \"three upper-case letters\"", err)
+	}
+}
