@@ -114,16 +114,6 @@ func signed(d decimal.Decimal) string {
 	return d.String()
 }
 
-// HourlyAdder is implemented by pricing modes outside this package that can
-// take an absolute amount per node-hour; ApplyAdjustments uses it for modes it
-// does not know. Without it, an absolute adjustment on such a mode is an error.
-type HourlyAdder interface {
-	// AddPerNodeHour returns a copy of the pricing with amount added to the
-	// price of one node-hour, never taking a price below zero; clamped
-	// reports that a price stopped at zero. The receiver is not modified.
-	AddPerNodeHour(amount decimal.Decimal) (p Pricing, clamped bool)
-}
-
 // Applied reports the adjustments applied to one offer.
 type Applied struct {
 	// Offer is the offer's ID.
@@ -262,44 +252,23 @@ func adjustOffer(o Offer, matched []Adjustment) (Offer, bool, error) {
 	return o, clamped, nil
 }
 
-// addPerNodeHour adds amount to the node-hour price of p, clamping at zero.
+// addPerNodeHour adds amount to the node-hour price of p, clamping at zero:
+// the innermost pricing must be an HourlyAdder, and the wrappers around it
+// (credits) are kept.
 func addPerNodeHour(p Pricing, amount decimal.Decimal) (Pricing, bool, error) {
-	switch v := p.(type) {
-	case Metered:
-		var cl bool
-		v.RatePerHour, cl = clampAdd(v.RatePerHour, amount)
-		return v, cl, nil
-	case Spot:
-		var cl bool
-		v.RatePerHour, cl = clampAdd(v.RatePerHour, amount)
-		return v, cl, nil
-	case Reserved:
-		r := v.RecurringPerHour.Add(amount)
-		if !r.IsNegative() {
-			v.RecurringPerHour = r
-			return v, false, nil
-		}
-		var cl bool
-		v.RecurringPerHour = decimal.Zero
-		v.UpfrontPerNode, cl = clampAdd(v.UpfrontPerNode, r.Mul(hours(v.Term)))
-		return v, cl, nil
-	case Credit:
-		if v.Base == nil {
-			return nil, false, reasonf(ErrMissing, "credit without a base")
-		}
-		base, cl, err := addPerNodeHour(v.Base, amount)
-		if err != nil {
-			return nil, false, err
-		}
-		v.Base = base
-		return v, cl, nil
-	case Owned:
-		return nil, false, reasonf(ErrNotApplicable, "owned hardware has no price per node-hour")
-	case HourlyAdder:
-		np, cl := v.AddPerNodeHour(amount)
-		return np, cl, nil
+	base, wrappers := Unwrap(p)
+	if base == nil {
+		return nil, false, reasonf(ErrMissing, "credit without a base")
 	}
-	return nil, false, reasonf(ErrNotApplicable, "mode %q does not implement HourlyAdder", p.Mode())
+	h, ok := base.(HourlyAdder)
+	if !ok {
+		if _, owned := base.(Owned); owned {
+			return nil, false, reasonf(ErrNotApplicable, "owned hardware has no price per node-hour")
+		}
+		return nil, false, reasonf(ErrNotApplicable, "mode %q does not implement HourlyAdder", base.Mode())
+	}
+	np, cl := h.AddPerNodeHour(amount)
+	return rewrap(np, wrappers), cl, nil
 }
 
 func clampAdd(a, b decimal.Decimal) (decimal.Decimal, bool) {
@@ -321,9 +290,9 @@ func priceHorizon(p Pricing) time.Duration {
 		if v.UsefulLifeYears >= 1 && v.UsefulLifeYears <= maxLifeYears {
 			return time.Duration(v.UsefulLifeYears) * Year
 		}
-	case Credit:
-		if v.Base != nil {
-			return priceHorizon(v.Base)
+	case Wrapper:
+		if b := v.Unwrap(); b != nil {
+			return priceHorizon(b)
 		}
 	}
 	return Year

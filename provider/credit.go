@@ -76,18 +76,19 @@ func (c Credit) Scale(k decimal.Decimal) Pricing {
 	return c
 }
 
-// pricingDepth returns the number of pricings in p's chain of credits: 1 for
-// a pricing that is not a Credit, one more for each Credit around it. It
+// pricingDepth returns the number of pricings in p's chain of wrappers: 1 for
+// a pricing that is not a Wrapper (such as a Credit), one more for each
+// Wrapper around it. It
 // stops counting at MaxPricingDepth+1, so that a deeper chain costs no more
 // than one at the limit.
 func pricingDepth(p Pricing) int {
 	n := 1
 	for n <= MaxPricingDepth {
-		c, ok := p.(Credit)
+		w, ok := p.(Wrapper)
 		if !ok {
 			break
 		}
-		p, n = c.Base, n+1
+		p, n = w.Unwrap(), n+1
 	}
 	return n
 }
@@ -96,4 +97,13 @@ func pricingDepth(p Pricing) int {
 // by validation as by the decoder.
 func errTooDeep() error {
 	return fmt.Errorf("pricings nested deeper than MaxPricingDepth = %d: %w", MaxPricingDepth, ErrOutOfRange)
+}
+
+// Unwrap returns the base pricing (see Wrapper).
+func (c Credit) Unwrap() Pricing { return c.Base }
+
+// Rewrap returns the credit around another base (see Wrapper).
+func (c Credit) Rewrap(base Pricing) Pricing {
+	c.Base = base
+	return c
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/gputco/gputco/internal/vocab"
 )
 
 // enumName returns names[v], or a diagnostic form for a value out of range.
@@ -75,64 +77,40 @@ func (k *Kind) UnmarshalText(b []byte) (err error) {
 }
 
 // Fabric is the network that connects the nodes of an offer. Fabrics are
-// ordered: a higher value is at least as capable as a lower one.
-type Fabric int
+// ordered: a higher value is at least as capable as a lower one. It is the
+// same type as workload.Fabric, so an offer's fabric and a workload's
+// requirement compare directly.
+type Fabric = vocab.Fabric
 
 // Fabrics, from least to most capable. The zero value is NoFabric.
 const (
 	// NoFabric means single-node only: no usable inter-node network.
-	NoFabric Fabric = iota
+	NoFabric = vocab.NoFabric
 	// Ethernet is ordinary TCP/IP networking between nodes.
-	Ethernet
+	Ethernet = vocab.Ethernet
 	// RoCE is RDMA over converged Ethernet.
-	RoCE
+	RoCE = vocab.RoCE
 	// InfiniBand is an InfiniBand fabric with GPUDirect RDMA.
-	InfiniBand
+	InfiniBand = vocab.InfiniBand
 )
-
-var fabricNames = []string{"none", "ethernet", "roce", "infiniband"}
-
-// String returns the fabric's name as used in JSON.
-func (f Fabric) String() string { return enumName(fabricNames, f, "Fabric") }
-
-// MarshalText implements encoding.TextMarshaler.
-func (f Fabric) MarshalText() ([]byte, error) { return enumMarshal(fabricNames, f, "Fabric") }
-
-// UnmarshalText implements encoding.TextUnmarshaler.
-func (f *Fabric) UnmarshalText(b []byte) (err error) {
-	*f, err = enumParse[Fabric](fabricNames, b, "Fabric")
-	return err
-}
 
 // Isolation is how far an offer isolates a tenant from others. Levels are
 // ordered: Physical is stronger than Dedicated, which is stronger than Shared.
-type Isolation int
+// It is the same type as workload.Isolation.
+type Isolation = vocab.Isolation
 
 // Isolation levels, weakest first. The zero value is Shared.
 const (
-	// Shared means other tenants may run on the same physical node (containers, vGPU).
-	Shared Isolation = iota
-	// Dedicated means a whole node (VM or bare metal) for one tenant.
-	Dedicated
-	// Physical means hardware under the tenant's physical control.
-	Physical
+	// Shared means other tenants may run on the same physical node
+	// (containers, vGPU, a VM on a shared host).
+	Shared = vocab.Shared
+	// Dedicated means a whole node for one tenant, rented: a dedicated VM
+	// host or a cloud's bare-metal server.
+	Dedicated = vocab.Dedicated
+	// Physical means hardware under the tenant's own physical control:
+	// servers it owns, in its premises or its colocation cage.
+	Physical = vocab.Physical
 )
-
-var isolationNames = []string{"shared", "dedicated", "physical"}
-
-// String returns the level's name as used in JSON.
-func (i Isolation) String() string { return enumName(isolationNames, i, "Isolation") }
-
-// MarshalText implements encoding.TextMarshaler.
-func (i Isolation) MarshalText() ([]byte, error) {
-	return enumMarshal(isolationNames, i, "Isolation")
-}
-
-// UnmarshalText implements encoding.TextUnmarshaler.
-func (i *Isolation) UnmarshalText(b []byte) (err error) {
-	*i, err = enumParse[Isolation](isolationNames, b, "Isolation")
-	return err
-}
 
 // GPUClass separates datacenter accelerators from consumer cards.
 type GPUClass int

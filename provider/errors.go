@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gputco/gputco/internal/vocab"
 )
 
 // Sentinel errors wrapped by validation and decoding errors. Test for them with
@@ -32,7 +34,8 @@ var (
 	// ErrUnknownMode reports a pricing mode that the decoder does not know.
 	ErrUnknownMode = errors.New("unknown pricing mode")
 	// ErrUnknownName reports an enumeration value (kind, fabric, isolation, ...) that does not exist.
-	ErrUnknownName = errors.New("unknown name")
+	// It is the sentinel of the vocabulary shared with the workload package.
+	ErrUnknownName = vocab.ErrUnknownName
 	// ErrInvalidUsage reports a Usage that cannot be priced.
 	ErrInvalidUsage = errors.New("invalid usage")
 	// ErrTooManyProblems is wrapped by the *MoreProblemsError that ends a

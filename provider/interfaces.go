@@ -47,6 +47,202 @@ type Scaler interface {
 	Scale(k decimal.Decimal) Pricing
 }
 
+// HourlyAdder is implemented by pricing modes that can take an absolute
+// amount per node-hour: Metered, Spot and Reserved, and any downstream mode
+// that chooses to. ApplyAdjustments uses it; without it, an absolute
+// adjustment on a mode is an error.
+type HourlyAdder interface {
+	// AddPerNodeHour returns a copy of the pricing with amount added to the
+	// price of one node-hour, never taking a price below zero; clamped
+	// reports that a price stopped at zero. The receiver is not modified.
+	AddPerNodeHour(amount decimal.Decimal) (p Pricing, clamped bool)
+}
+
+// The interfaces below say what the tco and placement packages need to know
+// about a pricing beyond its charges. Built-in modes implement those that fit
+// them; a downstream mode implements those that fit it, and is otherwise
+// treated as the most conservative case the interface's absence means. Find
+// one on a pricing with As, which looks through wrappers such as Credit.
+
+// Wrapper is implemented by a pricing that modifies the charges of another
+// one, as Credit does. Contract:
+//   - Unwrap returns the pricing modified (nil only for an invalid wrapper);
+//   - Charges(u) equals Apply(Unwrap().Charges(u)) for every valid u;
+//   - Apply does not modify base, and adds or lowers charges without
+//     changing the others (tco applies it once, after excluding categories);
+//   - Rewrap returns a copy of the wrapper around another base.
+type Wrapper interface {
+	Pricing
+	Unwrap() Pricing
+	Apply(base []Charge) []Charge
+	Rewrap(base Pricing) Pricing
+}
+
+// Metering is implemented by pay-as-you-go modes: modes that bill only the
+// runs of a Usage (never Nodes, Horizon or BusyFraction), each run on each
+// node separately, at a rate per billed hour. Metered and Spot implement it.
+// A mode that does not implement it is treated as committed: it is assumed
+// to bill capacity held whatever its use. Contract:
+//   - BilledDuration(l) is the time one run of length l on one node is
+//     billed: zero for l ≤ 0, otherwise ≥ l, non-decreasing in l, saturating
+//     at the largest Duration;
+//   - Charges(u) depends on the runs only through the sum over runs of
+//     BilledDuration(Length)·Count·Nodes, and grows with it;
+//   - Granularity returns the billing increment (zero: pro rata) and the
+//     minimum billed time of a run (zero: none beyond one increment).
+type Metering interface {
+	Pricing
+	BilledDuration(length time.Duration) time.Duration
+	Granularity() (increment, minimum time.Duration)
+}
+
+// Interruptible is implemented by modes whose capacity the provider may take
+// back at any moment, as Spot's is. Work that tolerates no interruption cannot
+// run on them. Interruptions returns the mean number of interruptions per
+// node-hour (finite and ≥ 0; zero means never) and the warning given before
+// one.
+type Interruptible interface {
+	Pricing
+	Interruptions() (ratePerHour float64, notice time.Duration)
+}
+
+// LeadTimer is implemented by modes whose capacity takes time to put into
+// service beyond the offer's provisioning lead time, as Owned's procurement
+// does. LeadTime returns that time (≥ 0).
+type LeadTimer interface {
+	Pricing
+	LeadTime() time.Duration
+}
+
+// Committer is implemented by modes that bill capacity held, whatever its
+// use, in whole commitments: Reserved (its Term) and Owned (bought for the
+// horizon: zero). Commitment returns the length of one commitment, or zero
+// when a node is committed for the whole horizon. Contract: Charges does not
+// depend on Usage.Runs (callers may reuse the charges of a usage that differs
+// only in its runs).
+type Committer interface {
+	Pricing
+	Commitment() time.Duration
+}
+
+// EnergyPricer is implemented by modes that pay for energy by the kWh, as
+// Owned does. WithEnergyPerKWh returns a copy of the pricing at another price
+// per kWh (≥ 0); the receiver is not modified.
+type EnergyPricer interface {
+	Pricing
+	WithEnergyPerKWh(price decimal.Decimal) Pricing
+}
+
+// WithEnergyPrice returns p with the energy price of its innermost pricing
+// set to price, keeping the wrappers around it, and whether that pricing
+// implements EnergyPricer (p is returned unchanged when not).
+func WithEnergyPrice(p Pricing, price decimal.Decimal) (Pricing, bool) {
+	base, wrappers := Unwrap(p)
+	e, ok := base.(EnergyPricer)
+	if !ok {
+		return p, false
+	}
+	return rewrap(e.WithEnergyPerKWh(price), wrappers), true
+}
+
+// Linear is implemented by modes whose charges are linear in what a Usage
+// holds and uses; every built-in mode but Credit (a Wrapper) implements it.
+// Rates returns the charges over horizon as rates, each on one Basis, in the
+// order Charges lists its lines. Contract: for every valid u with Horizon =
+// horizon, the total of Charges(u) equals
+//
+//	Σ Amount·u.Nodes                                   (PerNode rates)
+//	+ Σ Amount·u.Nodes·u.BusyFraction·hours(horizon)   (PerBusyNodeHour rates)
+//	+ Σ Amount·billed node-hours of u.Runs             (PerBilledNodeHour rates)
+//
+// up to the rounding of Precision in each line, and so does each category's
+// subtotal. A Pricing that fails Validate, or a negative horizon, returns an
+// error.
+type Linear interface {
+	Pricing
+	Rates(horizon time.Duration) ([]Rate, error)
+}
+
+// Basis is what a Rate is charged per.
+type Basis int
+
+// Bases of a Rate. The zero value is PerNode.
+const (
+	// PerNode is charged per node held over the horizon, whatever its use.
+	PerNode Basis = iota
+	// PerBusyNodeHour is charged per node-hour that a held node is busy.
+	PerBusyNodeHour
+	// PerBilledNodeHour is charged per billed node-hour of pay-as-you-go runs.
+	PerBilledNodeHour
+)
+
+// String returns "per node", "per busy node-hour" or "per billed node-hour".
+func (b Basis) String() string {
+	return enumName([]string{"per node", "per busy node-hour", "per billed node-hour"}, b, "Basis")
+}
+
+// Rate is one linear component of a pricing's charges: Amount per unit of
+// Basis, with the category, label and timing of the charge it makes.
+type Rate struct {
+	// Category, Label and Timing are those of the charge.
+	Category Category
+	Label    string
+	Timing   Timing
+	// Basis is what Amount is charged per.
+	Basis Basis
+	// Amount is the money per unit of Basis (≥ 0, except Residual and
+	// CreditCategory rates).
+	Amount decimal.Decimal
+}
+
+// As finds the first pricing in p's chain — p itself, then what each
+// Wrapper around it wraps — that implements T, and returns it. It is to
+// pricings what errors.As is to errors. T is typically one of the interfaces
+// above.
+func As[T any](p Pricing) (T, bool) {
+	for range maxWrapDepth {
+		if p == nil {
+			break
+		}
+		if t, ok := p.(T); ok {
+			return t, true
+		}
+		w, ok := p.(Wrapper)
+		if !ok {
+			break
+		}
+		p = w.Unwrap()
+	}
+	var zero T
+	return zero, false
+}
+
+// Unwrap returns the innermost pricing of p — the first that is not a
+// Wrapper — and the wrappers around it, outermost first. The innermost is nil
+// when a wrapper wraps nothing or the chain is deeper than 64 wrappers.
+func Unwrap(p Pricing) (base Pricing, wrappers []Wrapper) {
+	for range maxWrapDepth {
+		w, ok := p.(Wrapper)
+		if !ok {
+			return p, wrappers
+		}
+		wrappers = append(wrappers, w)
+		p = w.Unwrap()
+	}
+	return nil, wrappers
+}
+
+// maxWrapDepth bounds the wrappers As and Unwrap look through.
+const maxWrapDepth = 64
+
+// rewrap puts base back inside wrappers (outermost first).
+func rewrap(base Pricing, wrappers []Wrapper) Pricing {
+	for i := len(wrappers) - 1; i >= 0; i-- {
+		base = wrappers[i].Rewrap(base)
+	}
+	return base
+}
+
 // Usage describes how capacity of one offer is held over a horizon. Which of
 // its fields a mode bills is part of the mode's documentation: metered modes
 // bill Runs; reserved terms bill Nodes for whole terms covering Horizon; owned

@@ -179,3 +179,34 @@ func (m Metered) Scale(k decimal.Decimal) Pricing {
 	m.RatePerHour = m.RatePerHour.Mul(k)
 	return m
 }
+
+// Granularity returns the billing increment and the minimum billed time of a
+// run (see Metering).
+func (m Metered) Granularity() (increment, minimum time.Duration) { return m.Increment, m.Minimum }
+
+// Rates returns one PerBilledNodeHour rate: the rate per hour, as the
+// "on-demand compute" line (see Linear).
+func (m Metered) Rates(horizon time.Duration) ([]Rate, error) {
+	if err := ratesCheck(m, horizon); err != nil {
+		return nil, err
+	}
+	return []Rate{{Category: Compute, Label: "on-demand compute", Timing: Spread, Basis: PerBilledNodeHour, Amount: m.RatePerHour}}, nil
+}
+
+// AddPerNodeHour returns m with amount added to its rate, clamped at zero.
+func (m Metered) AddPerNodeHour(amount decimal.Decimal) (Pricing, bool) {
+	var cl bool
+	m.RatePerHour, cl = clampAdd(m.RatePerHour, amount)
+	return m, cl
+}
+
+// ratesCheck validates a pricing and a horizon for Rates.
+func ratesCheck(p Pricing, horizon time.Duration) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if horizon < 0 {
+		return &FieldError{Field: "horizon", Value: horizon, Err: ErrNegative}
+	}
+	return nil
+}

@@ -163,11 +163,11 @@ func (o Offer) validate(p *problems) {
 	case o.GPUsPerNode > MaxGPUsPerNode:
 		p.add("GPUsPerNode", o.GPUsPerNode, ErrOutOfRange)
 	}
-	if !enumValid(fabricNames, o.Interconnect.Fabric) {
+	if !o.Interconnect.Fabric.Valid() {
 		p.add("Interconnect.Fabric", int(o.Interconnect.Fabric), ErrUnknownName)
 	}
 	p.quantity("Interconnect.GbpsPerNode", o.Interconnect.GbpsPerNode, 0, math.MaxFloat64)
-	if !enumValid(isolationNames, o.Isolation) {
+	if !o.Isolation.Valid() {
 		p.add("Isolation", int(o.Isolation), ErrUnknownName)
 	}
 	if o.Pricing == nil {
@@ -206,20 +206,13 @@ func (o Offer) NodesFor(gpus int) int {
 	return (gpus-1)/o.GPUsPerNode + 1
 }
 
-// LeadTime returns the longest of the offer's provisioning lead time and, for
-// owned hardware (also under a Credit), its procurement lead time.
+// LeadTime returns the longest of the offer's provisioning lead time and the
+// lead time of its pricing, when that (or the pricing a Credit wraps)
+// implements LeadTimer: the procurement lead time of owned hardware.
 func (o Offer) LeadTime() time.Duration {
 	lt := o.Availability.LeadTime
-	p := o.Pricing
-	for {
-		c, ok := p.(Credit)
-		if !ok {
-			break
-		}
-		p = c.Base
-	}
-	if ow, ok := p.(Owned); ok && ow.ProcurementLeadTime > lt {
-		lt = ow.ProcurementLeadTime
+	if l, ok := As[LeadTimer](o.Pricing); ok {
+		lt = max(lt, l.LeadTime())
 	}
 	return lt
 }

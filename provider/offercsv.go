@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gputco/gputco/internal/vocab"
 	"github.com/shopspring/decimal"
 )
 
@@ -97,10 +98,10 @@ func offerColumns() []offerColumn {
 		{"gpu_tdp_watts", "", "GPU.TDPWatts", gpu(flt(func(d *offerDraft) *float64 { return &d.o.GPU.TDPWatts }))},
 		{"gpu_class", "", "GPU.Class", gpu(enum(gpuClassNames, func(d *offerDraft, v int) { d.o.GPU.Class = GPUClass(v) }))},
 		{"gpus_per_node", "", "GPUsPerNode", num(func(d *offerDraft) *int { return &d.o.GPUsPerNode })},
-		{"fabric", "", "Interconnect.Fabric", enum(fabricNames, func(d *offerDraft, v int) { d.o.Interconnect.Fabric = Fabric(v) })},
+		{"fabric", "", "Interconnect.Fabric", enum(vocab.FabricNames(), func(d *offerDraft, v int) { d.o.Interconnect.Fabric = Fabric(v) })},
 		{"gbps_per_node", "", "Interconnect.GbpsPerNode", flt(func(d *offerDraft) *float64 { return &d.o.Interconnect.GbpsPerNode })},
 		{"nvlink", "", "Interconnect.NVLink", func(d *offerDraft, p *rowProblems, c, v string) { d.o.Interconnect.NVLink = p.boolean(c, v) }},
-		{"isolation", "", "Isolation", enum(isolationNames, func(d *offerDraft, v int) { d.o.Isolation = Isolation(v) })},
+		{"isolation", "", "Isolation", enum(vocab.IsolationNames(), func(d *offerDraft, v int) { d.o.Isolation = Isolation(v) })},
 		{"mode", "", "Pricing", str(func(d *offerDraft) *string { return &d.mode })},
 		{"rate_per_hour", rated, "Pricing.RatePerHour", func(d *offerDraft, p *rowProblems, c, v string) {
 			d.metered.RatePerHour = p.money(c, v)

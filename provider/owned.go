@@ -238,3 +238,36 @@ func (o Owned) Scale(k decimal.Decimal) Pricing {
 	o.StaffCostPerYear = o.StaffCostPerYear.Mul(k)
 	return o
 }
+
+// LeadTime returns the procurement lead time (see LeadTimer).
+func (o Owned) LeadTime() time.Duration { return o.ProcurementLeadTime }
+
+// Commitment returns zero: a node bought is held for the whole horizon and
+// its residual value comes back at the end (see Committer).
+func (o Owned) Commitment() time.Duration { return 0 }
+
+// Rates returns the charges of one idle node held over horizon as PerNode
+// rates — purchase, energy at idle, colocation, maintenance, staff and the
+// residual value — followed by the Power rate "energy above idle" per busy
+// node-hour, (MaxPowerKW − IdlePowerKW)·PUE·EnergyPerKWh (see Linear).
+func (o Owned) Rates(horizon time.Duration) ([]Rate, error) {
+	if err := ratesCheck(o, horizon); err != nil {
+		return nil, err
+	}
+	cs, err := o.Charges(Usage{Horizon: horizon, Nodes: 1})
+	if err != nil {
+		return nil, err
+	}
+	pue := o.PUE
+	if pue == 0 {
+		pue = 1
+	}
+	busy := decFloat(o.MaxPowerKW - o.IdlePowerKW).Mul(decFloat(pue)).Mul(o.EnergyPerKWh)
+	return append(perNode(cs), Rate{Category: Power, Label: "energy above idle", Timing: Spread, Basis: PerBusyNodeHour, Amount: busy}), nil
+}
+
+// WithEnergyPerKWh returns o at another energy price (see EnergyPricer).
+func (o Owned) WithEnergyPerKWh(price decimal.Decimal) Pricing {
+	o.EnergyPerKWh = price
+	return o
+}

@@ -16,7 +16,7 @@ import (
 // frequencies that AWS's Spot Instance Advisor shows for GPU instances. It is
 // an estimate, not a published figure, and offers that use it are marked
 // Source.Estimate.
-const DefaultSpotInterruptionRatePerHour = 0.10 / 730
+const DefaultSpotInterruptionRatePerHour = 0.10 / float64(Month/time.Hour)
 
 // ImportOptions configures ImportPriceList. The zero value of every field but
 // Provider and AsOf means the documented default.
@@ -309,7 +309,7 @@ func (opts ImportOptions) resolve() (*importConfig, error) {
 	if !enumValid(kindNames, opts.Kind) {
 		p.add("ImportOptions.Kind", int(opts.Kind), ErrUnknownName)
 	}
-	if !enumValid(isolationNames, opts.Isolation) {
+	if !opts.Isolation.Valid() {
 		p.add("ImportOptions.Isolation", int(opts.Isolation), ErrUnknownName)
 	}
 	p.duration("ImportOptions.Increment", opts.Increment)

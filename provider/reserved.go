@@ -114,3 +114,43 @@ func (r Reserved) Scale(k decimal.Decimal) Pricing {
 	r.RecurringPerHour = r.RecurringPerHour.Mul(k)
 	return r
 }
+
+// Commitment returns the term (see Committer).
+func (r Reserved) Commitment() time.Duration { return r.Term }
+
+// Rates returns the charges of one node held over horizon, each as a PerNode
+// rate (see Linear): a reservation costs the same whatever its use.
+func (r Reserved) Rates(horizon time.Duration) ([]Rate, error) {
+	if err := ratesCheck(r, horizon); err != nil {
+		return nil, err
+	}
+	cs, err := r.Charges(Usage{Horizon: horizon, Nodes: 1})
+	if err != nil {
+		return nil, err
+	}
+	return perNode(cs), nil
+}
+
+// AddPerNodeHour adds amount to the recurring rate; a discount larger than
+// the recurring rate takes the rest, times the term's hours, from the upfront
+// amount, clamped at zero.
+func (r Reserved) AddPerNodeHour(amount decimal.Decimal) (Pricing, bool) {
+	rec := r.RecurringPerHour.Add(amount)
+	if !rec.IsNegative() {
+		r.RecurringPerHour = rec
+		return r, false
+	}
+	var cl bool
+	r.RecurringPerHour = decimal.Zero
+	r.UpfrontPerNode, cl = clampAdd(r.UpfrontPerNode, rec.Mul(hours(r.Term)))
+	return r, cl
+}
+
+// perNode turns the charges of one node into PerNode rates.
+func perNode(cs []Charge) []Rate {
+	out := make([]Rate, len(cs))
+	for i, c := range cs {
+		out[i] = Rate{Category: c.Category, Label: c.Label, Timing: c.Timing, Basis: PerNode, Amount: c.Amount}
+	}
+	return out
+}

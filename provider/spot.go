@@ -90,3 +90,32 @@ func (s Spot) Scale(k decimal.Decimal) Pricing {
 	s.RatePerHour = s.RatePerHour.Mul(k)
 	return s
 }
+
+// BilledDuration returns the billed time of one run, as Metered does.
+func (s Spot) BilledDuration(length time.Duration) time.Duration {
+	return s.Metered().BilledDuration(length)
+}
+
+// Granularity returns the billing increment and minimum (see Metering).
+func (s Spot) Granularity() (increment, minimum time.Duration) { return s.Increment, s.Minimum }
+
+// Interruptions returns the interruption rate per node-hour and the notice
+// (see Interruptible).
+func (s Spot) Interruptions() (ratePerHour float64, notice time.Duration) {
+	return s.InterruptionRatePerHour, s.Notice
+}
+
+// Rates returns one PerBilledNodeHour rate, the "spot compute" line (see Linear).
+func (s Spot) Rates(horizon time.Duration) ([]Rate, error) {
+	if err := ratesCheck(s, horizon); err != nil {
+		return nil, err
+	}
+	return []Rate{{Category: Compute, Label: "spot compute", Timing: Spread, Basis: PerBilledNodeHour, Amount: s.RatePerHour}}, nil
+}
+
+// AddPerNodeHour returns s with amount added to its rate, clamped at zero.
+func (s Spot) AddPerNodeHour(amount decimal.Decimal) (Pricing, bool) {
+	var cl bool
+	s.RatePerHour, cl = clampAdd(s.RatePerHour, amount)
+	return s, cl
+}

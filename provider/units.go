@@ -30,11 +30,13 @@ func hours(d time.Duration) decimal.Decimal {
 	return decimal.NewFromInt(int64(d)).DivRound(nsPerHour, Precision)
 }
 
-// decFloat converts a validated finite float to a decimal. Callers must check
-// finiteness first: decimal.NewFromFloat panics on NaN and Inf.
+// decFloat converts a finite float to a decimal. Its callers pass validated
+// quantities (and what finite arithmetic on them yields); a NaN or an
+// infinity here is a programmer error, and it panics saying so rather than
+// price it as zero.
 func decFloat(f float64) decimal.Decimal {
 	if !finite(f) {
-		return decimal.Zero
+		panic(fmt.Sprintf("provider: decimal of non-finite quantity %v", f))
 	}
 	return decimal.NewFromFloat(f)
 }

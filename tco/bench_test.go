@@ -106,3 +106,103 @@ func BenchmarkBreakEven(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "evaluations/s")
 }
+
+// benchPrepared measures the prepared workload w priced on every offer,
+// reporting ns/offer and offers/s.
+func benchPrepared(b *testing.B, w workload.Workload, offers []provider.Offer, a tco.Assumptions) {
+	b.Helper()
+	p, err := tco.Prepare(w, a)
+	if err != nil {
+		b.Fatal(err)
+	}
+	priced := 0
+	for _, o := range offers {
+		if _, err := p.Evaluate(o); err == nil {
+			priced++
+		}
+	}
+	if priced == 0 {
+		b.Fatal("no offer priced")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, o := range offers {
+			p.Evaluate(o) //nolint:errcheck // incompatible offers are part of the load
+		}
+	}
+	n := float64(b.N) * float64(len(offers))
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/n, "ns/offer")
+	b.ReportMetric(n/b.Elapsed().Seconds(), "offers/s")
+}
+
+// BenchmarkPreparedServiceDefaultCatalog prices the prepared chat service
+// (64 GPUs, diurnal, one year) on each offer of the default catalog, owned
+// included (target ≤ 10 µs per offer on average).
+func BenchmarkPreparedServiceDefaultCatalog(b *testing.B) {
+	c, err := provider.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchPrepared(b, workloadtest.ChatInference(), c.Offers, tco.Assumptions{DiscountRatePerYear: 0.08})
+}
+
+// BenchmarkPreparedOwnedService prices the prepared chat service on the
+// owned 8×H100 server of BenchmarkEvaluateOwnedService.
+func BenchmarkPreparedOwnedService(b *testing.B) {
+	o := evalOffer("bench-owned", evalOwned())
+	o.Hidden = benchHidden()
+	benchPrepared(b, workloadtest.ChatInference(), []provider.Offer{o}, tco.Assumptions{DiscountRatePerYear: 0.08})
+}
+
+// benchTerms measures the cost terms of the prepared w on o.
+func benchTerms(b *testing.B, w workload.Workload, o provider.Offer) {
+	b.Helper()
+	p, err := tco.Prepare(w, tco.Assumptions{DiscountRatePerYear: 0.08})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := p.Terms(o); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Terms(o); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
+}
+
+// BenchmarkTermsOwnedService is the cost terms of the chat service on an
+// owned server (target ≤ 5 µs per pair).
+func BenchmarkTermsOwnedService(b *testing.B) {
+	o := evalOffer("bench-owned", evalOwned())
+	o.Hidden = benchHidden()
+	benchTerms(b, workloadtest.ChatInference(), o)
+}
+
+// BenchmarkTermsMeteredJob is the cost terms of the fine-tune job on a
+// per-second offer (target ≤ 5 µs per pair).
+func BenchmarkTermsMeteredJob(b *testing.B) {
+	o := evalOffer("bench-metered", provider.PerSecond(decimal.RequireFromString("55.04"), time.Minute))
+	o.Hidden = benchHidden()
+	benchTerms(b, workloadtest.FineTune(), o)
+}
+
+// BenchmarkRankDefaultCatalog ranks the chat service over the default
+// catalog, preparation included (target ≤ 0.5 ms).
+func BenchmarkRankDefaultCatalog(b *testing.B) {
+	c, err := provider.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := workloadtest.ChatInference()
+	a := tco.Assumptions{DiscountRatePerYear: 0.08}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tco.Rank(w, c.Offers, a); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rankings/s")
+}

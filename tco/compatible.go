@@ -20,8 +20,12 @@ import (
 //     are within the offer's maximum nodes;
 //   - offered (ErrNotOffered): the fill probability is above zero.
 //
-// Compatible does not validate w or o; Evaluate does.
+// Compatible does not validate w or o; Evaluate does. IsCompatible answers
+// the same questions without explaining, and without allocating.
 func Compatible(w workload.Workload, o provider.Offer) error {
+	if IsCompatible(w, o) {
+		return nil
+	}
 	var errs []error
 	fail := func(c Check, format string, args ...any) {
 		errs = append(errs, &CompatibilityError{Workload: w.Name, Offer: o.ID, Check: c, Reason: fmt.Sprintf(format, args...)})
@@ -38,15 +42,14 @@ func Compatible(w workload.Workload, o provider.Offer) error {
 		fail(CheckRequirements, "gang of %d nodes needs %s at %g Gbps, offer has %s at %g Gbps",
 			nodes, r.Interconnect.Fabric, r.Interconnect.Gbps, o.Interconnect.Fabric, o.Interconnect.GbpsPerNode)
 	}
-	// provider.Isolation and workload.Isolation share their order and values.
-	if int(o.Isolation) < int(r.MinIsolation) {
+	if o.Isolation < r.MinIsolation {
 		fail(CheckRequirements, "isolation %s below required %s", o.Isolation, r.MinIsolation)
 	}
 	if !r.AllowsJurisdiction(o.Jurisdiction) {
 		fail(CheckRequirements, "jurisdiction %q not allowed (allowed: %v)", o.Jurisdiction, r.Jurisdictions)
 	}
-	if _, spot := spotOf(o.Pricing); spot && w.Interruption.Tolerance == workload.NoTolerance {
-		fail(CheckRequirements, "spot capacity for work that tolerates no interruption")
+	if w.Interruption.Tolerance == workload.NoTolerance && interruptible(o.Pricing) {
+		fail(CheckRequirements, "interruptible (spot) capacity for work that tolerates no interruption")
 	}
 	if limit := o.Availability.MaxNodes; limit > 0 && nodes > limit {
 		fail(CheckFit, "needs %d nodes, offer has at most %d", nodes, limit)
@@ -58,18 +61,32 @@ func Compatible(w workload.Workload, o provider.Offer) error {
 }
 
 // interconnectOK reports whether the offer's interconnect meets the
-// requirement. provider.Fabric and workload.Fabric share their order and values.
+// requirement (provider.Fabric and workload.Fabric are one type).
 func interconnectOK(req workload.Interconnect, ic provider.Interconnect) bool {
-	return int(ic.Fabric) >= int(req.Fabric) && ic.GbpsPerNode >= req.Gbps
+	return ic.Fabric >= req.Fabric && ic.GbpsPerNode >= req.Gbps
 }
 
-// spotOf returns the Spot pricing inside p (also inside a Credit).
-func spotOf(p provider.Pricing) (provider.Spot, bool) {
-	switch v := p.(type) {
-	case provider.Spot:
-		return v, true
-	case provider.Credit:
-		return spotOf(v.Base)
+// IsCompatible reports whether Compatible(w, o) is nil — the same three
+// questions, answered without building errors: it does not allocate, for
+// filtering many offers quickly (Rank uses it first, and keeps Compatible's
+// explanation for the offers it excludes).
+func IsCompatible(w workload.Workload, o provider.Offer) bool {
+	r := &w.Requirements
+	if _, ok := r.SpeedFactor(o.GPU.Model); !ok || o.GPU.MemoryGiB < r.MinMemoryGiB {
+		return false
 	}
-	return provider.Spot{}, false
+	nodes := o.NodesFor(w.GPUs)
+	if nodes > 1 && !interconnectOK(r.Interconnect, o.Interconnect) && r.Interconnect.BelowFabric != workload.Slower {
+		return false
+	}
+	if o.Isolation < r.MinIsolation || !r.AllowsJurisdiction(o.Jurisdiction) {
+		return false
+	}
+	if w.Interruption.Tolerance == workload.NoTolerance && interruptible(o.Pricing) {
+		return false
+	}
+	if limit := o.Availability.MaxNodes; limit > 0 && nodes > limit {
+		return false
+	}
+	return o.Availability.FillProbability > 0
 }

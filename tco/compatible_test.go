@@ -256,3 +256,50 @@ func TestKnownGPUsPriceable(t *testing.T) {
 		t.Errorf("%d default speed factors for %d known GPUs", len(workload.DefaultSpeedFactors()), len(provider.KnownGPUs()))
 	}
 }
+
+// TestVocabularyEveryValue walks every fabric and isolation level on both
+// sides: the provider's and the workload's names are one type with one set of
+// names, and an offer meets a requirement exactly when its value is at least
+// the required one.
+func TestVocabularyEveryValue(t *testing.T) {
+	fabrics := []workload.Fabric{workload.NoFabric, workload.Ethernet, workload.RoCE, workload.InfiniBand}
+	for _, have := range fabrics {
+		var p provider.Fabric = have // one type: no conversion
+		pt, perr := p.MarshalText()
+		wt, werr := have.MarshalText()
+		parsed, err := workload.ParseFabric(string(pt))
+		if perr != nil || werr != nil || string(pt) != string(wt) || err != nil || parsed != have {
+			t.Errorf("fabric %d: provider %q, %v; workload %q, %v; parsed back %v, %v", int(have), pt, perr, wt, werr, parsed, err)
+		}
+		for _, need := range fabrics {
+			w := compatJob()
+			w.Requirements.Interconnect = workload.Interconnect{Fabric: need}
+			o := compatOffer()
+			o.Interconnect = provider.Interconnect{Fabric: have, GbpsPerNode: 3200}
+			if got, want := tco.Compatible(w, o) == nil, have >= need; got != want {
+				t.Errorf("offer fabric %s, required %s: compatible %v, want %v", have, need, got, want)
+			}
+		}
+	}
+	levels := []workload.Isolation{workload.Shared, workload.Dedicated, workload.Physical}
+	for _, have := range levels {
+		var p provider.Isolation = have
+		pt, _ := p.MarshalText()
+		parsed, err := workload.ParseIsolation(string(pt))
+		if err != nil || parsed != have || p.String() != have.String() {
+			t.Errorf("isolation %d: provider %q, parsed by workload as %v, %v", int(have), pt, parsed, err)
+		}
+		for _, need := range levels {
+			w := compatJob()
+			w.Requirements.MinIsolation = need
+			o := compatOffer()
+			o.Isolation = have
+			if got, want := tco.Compatible(w, o) == nil, have >= need; got != want {
+				t.Errorf("offer isolation %s, required %s: compatible %v, want %v", have, need, got, want)
+			}
+		}
+	}
+	if _, err := workload.ParseFabric("bare-metal"); !errors.Is(err, workload.ErrUnknownName) || !errors.Is(err, provider.ErrUnknownName) {
+		t.Errorf("an unknown name wraps both packages' ErrUnknownName: %v", err)
+	}
+}

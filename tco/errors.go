@@ -40,6 +40,11 @@ var (
 	ErrInvalidTrace = errors.New("invalid spot trace")
 	// ErrInvalidDeadlineJob reports a DeadlineJob that cannot be simulated.
 	ErrInvalidDeadlineJob = errors.New("invalid deadline job")
+	// ErrNotFinite reports a derived quantity that is NaN or infinite, which
+	// no money amount can be made of.
+	ErrNotFinite = errors.New("tco: quantity not finite")
+	// ErrNotPrepared reports a nil or zero Prepared: build one with Prepare.
+	ErrNotPrepared = errors.New("tco: workload not prepared")
 	// ErrInvalidPolicyChoice reports a Policy that chose spot while spot was
 	// unavailable, chose an unknown Instance, or was nil.
 	ErrInvalidPolicyChoice = errors.New("invalid policy choice")

@@ -3,221 +3,361 @@ package tco
 import (
 	"fmt"
 	"math"
-	"slices"
+	"math/bits"
 	"time"
 
 	"github.com/gputco/gputco/provider"
 	"github.com/gputco/gputco/workload"
 )
 
-// wallModel is the interruption model of a finite job on one offer, in hours.
-type wallModel struct {
-	tolerance workload.Tolerance
-	delta     float64 // checkpoint write time δ
-	fixedTau  float64 // fixed checkpoint interval; 0 = optimal
-	spotRate  float64 // job-level preemptions per hour (all nodes of the gang)
-	failRate  float64 // job-level node failures per hour
-	spotR     float64 // time lost to restart after a preemption
-	failR     float64 // time lost to recover from a failure
+// stage is one effect priced as the difference it makes to the bill.
+type stage struct {
+	category provider.Category
+	label    string
+	usage    provider.Usage
 }
 
-// wallResult is the outcome of wallModel.expect for ts hours of work.
-type wallResult struct {
-	wall        float64 // expected wall time
-	tau         float64 // checkpoint interval used; 0 = none
-	preemptions float64 // expected preemptions
-	failures    float64 // expected node failures
+// interruption is a per-node-hour rate of interruptions of a service and the
+// time each one costs.
+type interruption struct{ rate, restart float64 }
+
+// model is one workload priced on one offer: the usages whose bills make the
+// report's compute and effect lines (stages[0] the base usage, each later
+// stage one effect more), the interruption model, and what Simulate re-prices
+// a random outcome with and Terms splits into linear terms. Evaluate,
+// Simulate and Terms share it, so they cannot disagree.
+type model struct {
+	p   *Prepared
+	w   *workload.Workload
+	a   *Assumptions
+	o   provider.Offer
+	pr  pricing
+	rep Report
+	// stages[0] is the base usage; later stages add one effect each. The
+	// last stage before setup is stages[preSetup].
+	stages   []stage
+	preSetup int
+	// setupHours is the engineer (and GPU-holding) time of setup, heldSetup
+	// the part of it that holds GPUs (zero when setup is excluded).
+	setupHours, heldSetup float64
+	// holdHours is the final time capacity is held, for time-based lines.
+	holdHours float64
+	// nodes are the nodes held (a gang, or a service's peak); useNodeHours
+	// the node-hours the workload runs (a service's demand levels before any
+	// is held through its idle gaps), without effects or setup.
+	nodes        int
+	useNodeHours float64
+
+	// Finite jobs: the interruption model and the work it applies to,
+	// which interruptions are priced, and the fixed horizon in hours.
+	wm             wallModel
+	work           float64
+	spotOn, failOn bool
+	fixedHours     float64
+	// Services: the unstretched runs and their node-hours, the horizon, the
+	// busy fraction, and the priced interruptions per node-hour.
+	svcRuns      []provider.Run
+	svcNodeHours float64
+	svcHorizon   time.Duration
+	svcBusy      float64
+	svcSpot      interruption
+	svcFail      interruption
 }
 
-// expect returns the expected wall time of ts hours of failure-free work,
-// with only the interruptions switched on (spot, fail).
-func (m wallModel) expect(ts float64, spot, fail bool) (wallResult, error) {
-	ls, lf := 0.0, 0.0
-	if spot {
-		ls = m.spotRate
+// newModel checks o against the prepared workload and builds its model.
+func (p *Prepared) newModel(o provider.Offer, validated bool) (*model, error) {
+	if err := p.check(); err != nil {
+		return nil, err
 	}
-	if fail {
-		lf = m.failRate
-	}
-	lambda := ls + lf
-	if !(1/lambda < math.MaxFloat64) {
-		// A rate so small that its mean time is infinite: no interruptions.
-		ls, lf, lambda = 0, 0, 0
-	}
-	res := wallResult{wall: ts}
-	if ts <= 0 {
-		return wallResult{}, nil
-	}
-	mtti, restart := 0.0, 0.0
-	if lambda > 0 {
-		mtti = 1 / lambda
-		restart = (ls*m.spotR + lf*m.failR) / lambda
-	}
-	switch m.tolerance {
-	case workload.Checkpointed:
-		tau := m.fixedTau
-		if tau <= 0 {
-			if lambda == 0 {
-				break // nothing to guard against: no checkpoints
-			}
-			tau = dalySeconds(m.delta, mtti) // homogeneous: works in hours
+	if !validated {
+		if err := o.Validate(); err != nil {
+			return nil, err
 		}
-		// Whole segments: the last checkpoint falls at the end of the work.
-		k := math.Ceil(ts / tau)
-		tau = ts / k
-		w, err := wallSeconds(ts, m.delta, restart, mtti, tau)
+	}
+	if err := Compatible(p.w, o); err != nil {
+		return nil, err
+	}
+	m := &model{p: p, w: &p.w, a: &p.a, o: o, pr: resolve(o.Pricing)}
+	m.rep = Report{Workload: p.w.Name, Offer: o.ID, Currency: o.Currency, Deadline: p.w.Deadline,
+		DiscountRatePerYear: p.a.DiscountRatePerYear}
+	speed, _ := p.w.Requirements.SpeedFactor(o.GPU.Model)
+	d := &m.rep.Derivation
+	d.SpeedFactor, d.Efficiency, d.GPUsPerNode = speed, 1, o.GPUsPerNode
+	m.setupHours = p.w.Setup.EngineerHours
+	if o.Hidden.SetupHours > 0 {
+		m.setupHours = o.Hidden.SetupHours
+	}
+	d.SetupHours = m.setupHours
+	var err error
+	if p.w.IsService() {
+		err = m.service()
+	} else {
+		err = m.job(speed)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// jobUsage is the usage of a finite job that holds its gang for wall hours
+// with the given expected preemptions and setup hours.
+func (m *model) jobUsage(wall, preemptions, setup float64) provider.Usage {
+	hold := max(m.fixedHours, setup+wall)
+	count := 1 + int(math.Round(preemptions))
+	runs := []provider.Run{{Length: hoursToDuration(wall / float64(count)), Count: count, Nodes: m.nodes}}
+	if setup > 0 {
+		runs = append(runs, provider.Run{Length: hoursToDuration(setup), Count: 1, Nodes: m.nodes})
+	}
+	busy := 0.0
+	if hold > 0 {
+		busy = min(1, wall/hold)
+	}
+	return provider.Usage{Horizon: hoursToDuration(hold), Nodes: m.nodes, Runs: runs, BusyFraction: busy}
+}
+
+// serviceUsage is the usage of a service running runs, plus setup hours on
+// its peak nodes. Setup happens within the horizon: committed capacity held
+// for the horizon covers it, pay-as-you-go capacity bills it as a run.
+func (m *model) serviceUsage(runs []provider.Run, setup float64) provider.Usage {
+	if setup > 0 {
+		runs = append(append([]provider.Run(nil), runs...), provider.Run{Length: hoursToDuration(setup), Count: 1, Nodes: m.nodes})
+	}
+	return provider.Usage{Horizon: m.svcHorizon, Nodes: m.nodes, Runs: runs, BusyFraction: m.svcBusy}
+}
+
+func (m *model) job(speed float64) error {
+	w, o, a := m.w, m.o, m.a
+	nodes := o.NodesFor(w.GPUs)
+	m.nodes = nodes
+	d := &m.rep.Derivation
+	d.Nodes, d.GPUs = nodes, nodes*o.GPUsPerNode
+	eff := 1.0
+	if nodes > 1 && !interconnectOK(w.Requirements.Interconnect, o.Interconnect) {
+		eff = w.Requirements.Interconnect.Efficiency // Compatible let it through: Slower
+	}
+	d.Efficiency = eff
+	ts0 := w.WorkGPUHours / (speed * float64(w.GPUs))
+	ts := ts0 / eff
+	m.useNodeHours = ts0 * float64(nodes)
+
+	wm := wallModel{
+		tolerance: w.Interruption.Tolerance,
+		delta:     w.Interruption.CheckpointTime.Hours(),
+		fixedTau:  w.Interruption.CheckpointInterval.Hours(),
+		spotR:     w.Interruption.RestartTime.Hours(),
+		failR:     w.Interruption.RestartTime.Hours() + o.Hidden.RecoveryTime.Hours(),
+	}
+	isSpot := m.pr.interruptible
+	if isSpot {
+		wm.spotRate = float64(nodes) * m.pr.rate
+	}
+	if mtbf := o.Hidden.NodeMTBF.Hours(); mtbf > 0 {
+		wm.failRate = float64(nodes) / mtbf
+	}
+	m.fixedHours = m.p.fixedHorizon().Hours()
+
+	// Stages: each included effect lengthens the billed wall time.
+	cur := wallResult{wall: ts0}
+	m.stages = []stage{{category: provider.Compute, usage: m.jobUsage(ts0, 0, 0)}}
+	add := func(c provider.Category, label string, r wallResult) {
+		if !a.includes(c) || r.wall <= cur.wall && r.preemptions <= cur.preemptions {
+			return
+		}
+		cur = r
+		m.stages = append(m.stages, stage{category: c, label: label, usage: m.jobUsage(r.wall, r.preemptions, 0)})
+	}
+	if eff < 1 {
+		add(provider.Inefficiency, "interconnect below requirement", wallResult{wall: ts})
+	}
+	base := ts
+	if !a.includes(provider.Inefficiency) {
+		base = ts0
+	}
+	if isSpot && wm.spotRate > 0 {
+		r, err := wm.expect(base, true, false)
 		if err != nil {
-			return wallResult{}, fmt.Errorf("%w: %w", ErrInfeasible, err)
+			return err
 		}
-		res.wall, res.tau = w, tau
-	case workload.Stateless:
-		if lambda > 0 {
-			if restart/mtti > maxExponent {
-				return wallResult{}, fmt.Errorf("tco: restart/mtti = %g: %w", restart/mtti, ErrInfeasible)
-			}
-			res.wall = ts * math.Exp(restart/mtti)
-		}
-	default: // no tolerance: a failure restarts the job from scratch
-		if lambda > 0 {
-			w, err := wallSeconds(ts, 0, restart, mtti, ts)
-			if err != nil {
-				return wallResult{}, fmt.Errorf("%w: %w", ErrInfeasible, err)
-			}
-			res.wall = w
-		}
+		add(provider.Preemption, "spot preemptions, checkpoints and restarts", r)
 	}
-	if math.IsInf(res.wall, 0) || math.IsNaN(res.wall) || res.wall*float64(time.Hour) >= float64(maxTime/2) {
-		return wallResult{}, fmt.Errorf("tco: expected wall time %g h: %w", res.wall, ErrInfeasible)
+	r, err := wm.expect(base, isSpot && a.includes(provider.Preemption), true)
+	if err != nil {
+		return err
 	}
-	res.preemptions = ls * res.wall
-	res.failures = lf * res.wall
-	return res, nil
+	add(provider.Recovery, "node failures and checkpoints", r)
+	m.wm, m.work = wm, base
+	m.spotOn = isSpot && wm.spotRate > 0 && a.includes(provider.Preemption)
+	m.failOn = wm.failRate > 0 && a.includes(provider.Recovery)
+	// The report describes the model priced: without the excluded effects.
+	d.CheckpointInterval = hoursToDuration(cur.tau)
+	d.ExpectedPreemptions, d.ExpectedFailures = cur.preemptions, cur.failures
+	if _, _, lambda, _ := wm.rates(m.spotOn, m.failOn); lambda > 0 {
+		d.MeanTimeToInterruption = hoursToDuration(1 / lambda)
+	}
+	m.rep.WallTime = hoursToDuration(cur.wall)
+	m.preSetup = len(m.stages) - 1
+	if a.includes(provider.Setup) && m.setupHours > 0 {
+		m.heldSetup = m.setupHours
+		m.stages = append(m.stages, stage{category: provider.Setup, label: "GPU time held during setup",
+			usage: m.jobUsage(cur.wall, cur.preemptions, m.heldSetup)})
+	}
+	final := m.stages[len(m.stages)-1].usage
+	m.holdHours = final.Horizon.Hours()
+	m.rep.Horizon = final.Horizon
+	m.rep.UsefulGPUHours = w.WorkGPUHours / speed
+	m.rep.WorkGPUHours = w.WorkGPUHours
+	d.BusyFraction = final.BusyFraction
+	m.rep.BilledGPUHours = m.pr.billedNodeHours(final) * float64(o.GPUsPerNode)
+	m.timeline()
+	return nil
 }
 
-// maxTime is where the package's durations saturate: about 146 years, far
-// beyond any horizon worth pricing, with room to add a few of them.
-const maxTime = time.Duration(math.MaxInt64 / 2)
-
-// satAdd adds non-negative durations, saturating at maxTime.
-func satAdd(ds ...time.Duration) time.Duration {
-	var t time.Duration
-	for _, d := range ds {
-		if d >= maxTime-t {
-			return maxTime
+func (m *model) service() error {
+	w, o, a := m.w, m.o, m.a
+	horizon := m.p.fixedHorizon()
+	m.svcHorizon = horizon
+	gpn := float64(o.GPUsPerNode)
+	var (
+		runs      []provider.Run
+		nodes     int
+		meanGPUs  float64
+		nodeHours float64
+	)
+	if dm := m.p.demand; dm != nil {
+		runs, nodes, nodeHours = dm.levelRuns(w.GPUs, o.GPUsPerNode)
+		meanGPUs = float64(w.GPUs) * dm.mean
+	} else { // a duty cycle at Assumptions.Utilization
+		nodes = o.NodesFor(w.GPUs)
+		meanGPUs = float64(w.GPUs) * a.Utilization
+		count := max(1, int(math.Round(horizon.Hours()/24)))
+		if a.Utilization == 1 {
+			count = 1
 		}
-		t += d
+		busy := horizon.Hours() * a.Utilization
+		runs = []provider.Run{{Length: hoursToDuration(busy / float64(count)), Count: count, Nodes: nodes}}
+		nodeHours = busy * float64(nodes)
 	}
-	return t
-}
-
-// hoursToDuration converts hours to a Duration, saturating at maxTime.
-func hoursToDuration(h float64) time.Duration {
-	ns := h * float64(time.Hour)
-	switch {
-	case math.IsNaN(ns) || ns <= 0:
-		return 0
-	case ns >= float64(maxTime):
-		return maxTime
+	m.useNodeHours = nodeHours
+	if m.pr.payAsYouGo() {
+		runs = holdWhenCheaper(m.pr.metering, runs, horizon)
+		nodeHours = runHours(runs)
 	}
-	return time.Duration(math.Round(ns))
-}
-
-// meteredOf returns the billing rule of a pay-as-you-go pricing (metered or
-// spot, maybe under credits) and whether p is one.
-func meteredOf(p provider.Pricing) (provider.Metered, bool) {
-	switch v := p.(type) {
-	case provider.Metered:
-		return v, true
-	case provider.Spot:
-		return v.Metered(), true
-	case provider.Credit:
-		return meteredOf(v.Base)
+	if limit := o.Availability.MaxNodes; limit > 0 && nodes > limit {
+		return &CompatibilityError{Workload: w.Name, Offer: o.ID, Check: CheckFit,
+			Reason: fmt.Sprintf("peak needs %d nodes, offer has at most %d", nodes, limit)}
 	}
-	return provider.Metered{}, false
-}
-
-// payAsYouGo reports whether p bills runs (metered or spot, maybe under a credit).
-func payAsYouGo(p provider.Pricing) bool {
-	_, ok := meteredOf(p)
-	return ok
-}
-
-// billedGPUHours returns the GPU-hours a usage pays for: for pay-as-you-go
-// pricing its runs with their billing increments and minimums, otherwise the
-// nodes held for the horizon.
-func billedGPUHours(p provider.Pricing, u provider.Usage, gpusPerNode int) float64 {
-	m, ok := meteredOf(p)
-	if !ok {
-		return u.Horizon.Hours() * float64(u.Nodes*gpusPerNode)
+	m.nodes = nodes
+	d := &m.rep.Derivation
+	d.Nodes, d.GPUs = nodes, nodes*o.GPUsPerNode
+	if nodes > 0 {
+		m.svcBusy = min(1, meanGPUs/(float64(nodes)*gpn))
 	}
-	h := 0.0
-	for _, r := range u.Runs {
-		h += m.BilledDuration(r.Length).Hours() * float64(r.Count) * float64(r.Nodes)
-	}
-	return h * float64(gpusPerNode)
-}
-
-// levelRuns turns a sampled demand profile, in nodes per slice, into runs: the
-// k-th node runs whenever at least k nodes are needed; each maximal stretch of
-// such slices is one run. Levels between two consecutive distinct node counts
-// run alike, so they share one Run with Nodes set to their number, and the
-// work is O(slices × distinct levels) however large the peak. The profile
-// covers span and repeats periods times (periods ≥ 1, maybe fractional);
-// circular says the profile wraps around.
-func levelRuns(nodes []int, slice time.Duration, periods float64, circular bool) (runs []provider.Run, nodeHours float64) {
-	levels := slices.Clone(nodes)
-	slices.Sort(levels)
-	levels = slices.Compact(levels)
-	sliceH := slice.Hours()
-	below := 0
-	for _, k := range levels {
-		if k <= 0 {
-			continue
+	m.stages = []stage{{category: provider.Compute, usage: m.serviceUsage(runs, 0)}}
+	restart := w.Interruption.RestartTime.Hours()
+	m.svcRuns, m.svcNodeHours = runs, nodeHours
+	// Each preemption or failure costs a restart (and recovery) on a
+	// replacement node: run lengths stretch by e^{rate·R}, the factor of the
+	// stateless model.
+	stretchBy := func(what string, rate, r float64) (float64, error) {
+		x := rate * r
+		longest := 0.0
+		for _, run := range runs {
+			longest = max(longest, run.Length.Hours())
 		}
-		busy, starts := 0, 0
-		for i, n := range nodes {
-			if n < k {
-				continue
-			}
-			busy++
-			prev := -1
-			switch {
-			case i > 0:
-				prev = nodes[i-1]
-			case circular:
-				prev = nodes[len(nodes)-1]
-			}
-			if prev < k {
-				starts++
-			}
+		if x > maxExponent || longest*math.Exp(x)*float64(time.Hour) >= float64(maxTime/2) {
+			return 0, fmt.Errorf("tco: service %q on %q: %s at %g per node-hour with %g h restarts: %w",
+				w.Name, o.ID, what, rate, r, ErrInfeasible)
 		}
-		hoursK := float64(busy) * sliceH * periods
-		nodeHours += hoursK * float64(k-below)
-		count := 1
-		if starts > 0 {
-			count = max(1, int(math.Round(float64(starts)*periods)))
-		}
-		runs = append(runs, provider.Run{Length: hoursToDuration(hoursK / float64(count)), Count: count, Nodes: k - below})
-		below = k
+		return math.Exp(x), nil
 	}
-	return runs, nodeHours
+	if rate := m.pr.rate; m.pr.interruptible && rate > 0 && a.includes(provider.Preemption) {
+		f, err := stretchBy("preemptions", rate, restart)
+		if err != nil {
+			return err
+		}
+		d.ExpectedPreemptions = nodeHours * rate
+		if f > 1 {
+			m.svcSpot = interruption{rate, restart}
+			runs = stretch(runs, f)
+			m.stages = append(m.stages, stage{provider.Preemption, "spot preemptions and restarts", m.serviceUsage(runs, 0)})
+		}
+	}
+	if mtbf := o.Hidden.NodeMTBF.Hours(); mtbf > 0 && a.includes(provider.Recovery) {
+		rec := restart + o.Hidden.RecoveryTime.Hours()
+		f, err := stretchBy("node failures", 1/mtbf, rec)
+		if err != nil {
+			return err
+		}
+		d.ExpectedFailures = runHours(runs) / mtbf
+		if f > 1 {
+			m.svcFail = interruption{1 / mtbf, rec}
+			runs = stretch(runs, f)
+			m.stages = append(m.stages, stage{provider.Recovery, "node failures and recovery", m.serviceUsage(runs, 0)})
+		}
+	}
+	m.preSetup = len(m.stages) - 1
+	if a.includes(provider.Setup) && m.setupHours > 0 {
+		m.heldSetup = m.setupHours
+		m.stages = append(m.stages, stage{provider.Setup, "GPU time held during setup", m.serviceUsage(runs, m.heldSetup)})
+	}
+	final := m.stages[len(m.stages)-1].usage
+	m.holdHours = final.Horizon.Hours()
+	m.rep.Horizon = final.Horizon
+	m.rep.UsefulGPUHours = meanGPUs * horizon.Hours()
+	m.rep.WorkGPUHours = m.rep.UsefulGPUHours * d.SpeedFactor
+	d.BusyFraction = m.svcBusy
+	m.rep.BilledGPUHours = m.pr.billedNodeHours(final) * gpn
+	m.timeline()
+	return nil
 }
 
-// stretch returns runs with every length multiplied by f ≥ 1.
-func stretch(runs []provider.Run, f float64) []provider.Run {
+// holdWhenCheaper replaces the runs of a demand level by one node held for
+// the whole horizon when that bills less — as an operator would keep a node
+// whose idle gaps are shorter than its billing increment or minimum charge.
+// Levels are priced separately, so a base load can be held while the peaks
+// start and stop. A Metering pricing's charges grow with the billed time of
+// its runs and depend on nothing else, so billed times decide.
+func holdWhenCheaper(mt provider.Metering, runs []provider.Run, horizon time.Duration) []provider.Run {
 	out := make([]provider.Run, len(runs))
+	held := uint64(mt.BilledDuration(horizon))
 	for i, r := range runs {
 		out[i] = r
-		out[i].Length = hoursToDuration(r.Length.Hours() * f)
+		if r.Count == 1 && r.Length >= horizon {
+			continue
+		}
+		hi, asRuns := bits.Mul64(uint64(mt.BilledDuration(r.Length)), uint64(max(r.Count, 0)))
+		if hi != 0 || held < asRuns {
+			out[i] = provider.Run{Length: horizon, Count: 1, Nodes: r.Nodes}
+		}
 	}
 	return out
 }
 
-// runHours returns the node-hours of runs.
-func runHours(runs []provider.Run) float64 {
-	h := 0.0
-	for _, r := range runs {
-		h += r.Length.Hours() * float64(r.Count) * float64(r.Nodes)
+// timeline fills start delay, transfer time, finish and the deadline verdict.
+func (m *model) timeline() {
+	o, w := m.o, m.w
+	r := &m.rep
+	r.StartDelay = satAdd(o.LeadTime(), m.stockWait())
+	if m.moves() {
+		gbps := o.Hidden.TransferGbps
+		if gbps == 0 {
+			gbps = m.a.TransferGbps
+		}
+		if gbps == 0 {
+			gbps = DefaultTransferGbps
+		}
+		r.TransferTime = hoursToDuration(w.Data.DatasetGB * 8 / gbps / 3600)
 	}
-	return h
+	r.Finish = satAdd(r.StartDelay, r.TransferTime, hoursToDuration(m.setupHours), r.WallTime)
+	r.DeadlineMet = w.Deadline == 0 || r.Finish <= w.Deadline
+}
+
+// stockWait is the expected wait for stock, as Evaluate charges it.
+func (m *model) stockWait() time.Duration {
+	p := m.o.Availability.FillProbability
+	if p <= 0 || p >= 1 {
+		return 0
+	}
+	return hoursToDuration((1 - p) / p * m.a.stockRetry().Hours())
 }

@@ -10,10 +10,6 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// costPlaces is the number of decimal places kept when a rate per hour is
-// multiplied by a time in nanoseconds and divided by one hour.
-const costPlaces = 12
-
 // DeadlineJob is a job with a fixed amount of work that must finish by a
 // deadline, run on spot capacity when possible and on on-demand capacity
 // otherwise. Its progress survives an interruption (it checkpoints or is
@@ -224,7 +220,7 @@ type PolicyResult struct {
 	Policy string
 	// Cost is SpotRatePerHour·SpotTime + OnDemandRatePerHour·OnDemandTime,
 	// each term computed exactly in nanoseconds and rounded half away from
-	// zero to 12 decimal places.
+	// zero to provider.Precision decimal places.
 	Cost decimal.Decimal
 	// SpotTime is the time spent holding spot instances, changeovers included.
 	SpotTime time.Duration
@@ -371,9 +367,10 @@ func (m *policySim) result() PolicyResult {
 	return r
 }
 
-// policyCost returns ratePerHour·d rounded to costPlaces decimal places.
+// policyCost returns ratePerHour·d rounded to provider.Precision decimal
+// places, the precision of every other amount.
 func policyCost(ratePerHour decimal.Decimal, d time.Duration) decimal.Decimal {
-	return ratePerHour.Mul(decimal.NewFromInt(int64(d))).DivRound(decimal.NewFromInt(int64(time.Hour)), costPlaces)
+	return ratePerHour.Mul(decimal.NewFromInt(int64(d))).DivRound(decimal.NewFromInt(int64(time.Hour)), provider.Precision)
 }
 
 // appendJoined appends err to errs, flattening a joined error into its parts.

@@ -2,7 +2,6 @@ package tco_test
 
 import (
 	"math"
-	"runtime"
 	"testing"
 	"time"
 
@@ -449,44 +448,3 @@ func propSimulateWallGrows(t *rapid.T) {
 
 func TestSimulateWallGrowsProperty(t *testing.T) { rapid.Check(t, propSimulateWallGrows) }
 func FuzzSimulateWallGrows(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propSimulateWallGrows)) }
-
-// TestSimulateGOMAXPROCS checks that Simulate's result does not depend on
-// GOMAXPROCS: a spot job and a spot service, each simulated under
-// GOMAXPROCS(1) and GOMAXPROCS(4) with the same seed, give equal results.
-// It changes a process-wide setting, so it must not run in parallel.
-func TestSimulateGOMAXPROCS(t *testing.T) {
-	prev := runtime.GOMAXPROCS(0)
-	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
-	job := workload.Workload{Name: "ckpt", Kind: workload.Training, GPUs: 16, WorkGPUHours: 16 * 40,
-		Interruption: workload.Interruption{Tolerance: workload.Checkpointed,
-			CheckpointTime: 3 * time.Minute, RestartTime: 10 * time.Minute}}
-	svc := node8Service()
-	svc.Horizon = 30 * 24 * time.Hour
-	spot := node8("spot", provider.Spot{RatePerHour: decimal.NewFromInt(20), Increment: time.Second,
-		Minimum: time.Minute, InterruptionRatePerHour: 0.05})
-	tests := []struct {
-		name, reason string
-		w            workload.Workload
-	}{
-		{"checkpointed job", "preemptions of a two-node gang, Daly's interval", job},
-		{"service", "preemptions of standing capacity", svc},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			opts := tco.SimulateOptions{Trials: 2000, Seed: 42}
-			runtime.GOMAXPROCS(1)
-			one, err := tco.Simulate(tt.w, spot, tco.Assumptions{}, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			runtime.GOMAXPROCS(4)
-			four, err := tco.Simulate(tt.w, spot, tco.Assumptions{}, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(one, four); diff != "" {
-				t.Errorf("%s: GOMAXPROCS 1 vs 4 (-1 +4):\n%s", tt.reason, diff)
-			}
-		})
-	}
-}

@@ -24,8 +24,9 @@ type Report struct {
 	// Horizon is the period costed: the assumptions' or workload's horizon, or
 	// for a finite job without one the time it holds capacity.
 	Horizon time.Duration
-	// Lines are every charge, explicit and hidden, in a stable order.
-	Lines []provider.Charge
+	// Lines are every charge, explicit and hidden, in a stable order, each
+	// saying whether it belongs to the offer or to the workload.
+	Lines []Line
 	// Total is exactly the sum of Lines; Explicit + Hidden = Total.
 	Total, Explicit, Hidden decimal.Decimal
 	// DiscountRatePerYear is the annual rate PresentValue uses.
@@ -90,67 +91,172 @@ type Derivation struct {
 	SetupHours float64
 }
 
-// finish computes the totals, cash flow, present value and unit costs.
-func (r *Report) finish() {
-	r.Total = provider.Total(r.Lines)
-	r.Explicit, r.Hidden = provider.Split(r.Lines)
-	r.CashFlow, r.PresentValue = cashFlow(r.Lines, r.Horizon, r.DiscountRatePerYear)
-	r.CostPerUsefulGPUHour, r.CostPerWorkUnit = decimal.Zero, decimal.Zero
-	if r.UsefulGPUHours > 0 {
-		r.CostPerUsefulGPUHour = r.Total.DivRound(dec(r.UsefulGPUHours), provider.Precision)
+// Owner says whom a report line or a cost term belongs to.
+type Owner int
+
+// Owners. The zero value is OwnerWorkload.
+const (
+	// OwnerWorkload: the workload's own cost — its pay-as-you-go runs, the
+	// effects that lengthen them (a slower fabric, preemptions, failures),
+	// its setup, data, storage, exit and delay.
+	OwnerWorkload Owner = iota
+	// OwnerOffer: the cost of the capacity, shared by every workload placed
+	// on it — commitments, capital net of residual value, power and facility
+	// of held nodes, the offer's operations staff, platform fees on committed
+	// capacity, credits.
+	OwnerOffer
+)
+
+// String returns "workload" or "offer".
+func (o Owner) String() string {
+	switch o {
+	case OwnerWorkload:
+		return "workload"
+	case OwnerOffer:
+		return "offer"
 	}
-	if r.WorkGPUHours > 0 {
-		r.CostPerWorkUnit = r.Total.DivRound(dec(r.WorkGPUHours), provider.Precision)
-	}
+	return fmt.Sprintf("Owner(%d)", int(o))
 }
 
-// cashFlow spreads lines over the months of horizon and discounts them:
-// upfront lines fall at t = 0, spread lines in parts proportional to each
-// month's length at the month's end, at-end lines at the horizon.
-func cashFlow(lines []provider.Charge, horizon time.Duration, rate float64) ([]decimal.Decimal, decimal.Decimal) {
+// MarshalText encodes o as its name.
+func (o Owner) MarshalText() ([]byte, error) {
+	if o != OwnerWorkload && o != OwnerOffer {
+		return nil, fmt.Errorf("tco: owner %d: %w", int(o), provider.ErrUnknownName)
+	}
+	return []byte(o.String()), nil
+}
+
+// UnmarshalText decodes "workload" or "offer".
+func (o *Owner) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "workload":
+		*o = OwnerWorkload
+	case "offer":
+		*o = OwnerOffer
+	default:
+		return fmt.Errorf("tco: owner %q: %w", b, provider.ErrUnknownName)
+	}
+	return nil
+}
+
+// Line is one line of a report: a charge and whom it belongs to. In JSON the
+// charge's fields are inline, followed by "owner".
+type Line struct {
+	provider.Charge
+	// Owner says whether the line belongs to the offer or to the workload.
+	Owner Owner `json:"owner"`
+}
+
+// total returns the sum of the lines' amounts.
+func total(lines []Line) decimal.Decimal {
+	t := decimal.Zero
+	for _, l := range lines {
+		t = t.Add(l.Amount)
+	}
+	return t
+}
+
+// finish computes the totals, cash flow, present value and unit costs on the
+// monthly schedule s of the report's horizon.
+func (r *Report) finish(s *schedule) error {
+	var explicit, hidden, upfront, spread, atEnd decimal.Decimal
+	for _, l := range r.Lines {
+		if l.Category.Hidden() {
+			hidden = hidden.Add(l.Amount)
+		} else {
+			explicit = explicit.Add(l.Amount)
+		}
+		switch {
+		case l.Timing == provider.Upfront || s.horizon <= 0:
+			upfront = upfront.Add(l.Amount)
+		case l.Timing == provider.AtEnd:
+			atEnd = atEnd.Add(l.Amount)
+		default:
+			spread = spread.Add(l.Amount)
+		}
+	}
+	r.Explicit, r.Hidden, r.Total = explicit, hidden, explicit.Add(hidden)
+	r.CashFlow, r.PresentValue = s.cashFlow(upfront, spread, atEnd)
+	r.CostPerUsefulGPUHour, r.CostPerWorkUnit = decimal.Zero, decimal.Zero
+	var q quantities
+	if r.UsefulGPUHours > 0 {
+		r.CostPerUsefulGPUHour = r.Total.DivRound(q.dec("useful GPU-hours", r.UsefulGPUHours), provider.Precision)
+	}
+	if r.WorkGPUHours > 0 {
+		r.CostPerWorkUnit = r.Total.DivRound(q.dec("work GPU-hours", r.WorkGPUHours), provider.Precision)
+	}
+	return q.err
+}
+
+// schedule is the monthly calendar of a horizon at a discount rate. Months
+// are provider.Month long, at most 3,600 of them; every month but the last is
+// a whole month, the last holds the rest of the horizon. It keeps the
+// discount factor at each month's end and at the horizon.
+type schedule struct {
+	horizon time.Duration
+	months  int
+	hours   decimal.Decimal
+	// month is the hours of a whole month.
+	month decimal.Decimal
+	// factors are the discount factors at each month's end (nil without
+	// discounting); wholeFactors sums those of the whole months.
+	factors      []decimal.Decimal
+	wholeFactors decimal.Decimal
+	end          decimal.Decimal
+}
+
+// newSchedule returns the schedule of horizon at the annual rate.
+func newSchedule(horizon time.Duration, rate float64) *schedule {
 	months := int(math.Ceil(horizon.Hours() / provider.Month.Hours()))
 	months = max(1, min(months, 12*300))
-	upfront, spread, atEnd := decimal.Zero, decimal.Zero, decimal.Zero
-	for _, c := range lines {
-		switch {
-		case c.Timing == provider.Upfront || horizon <= 0:
-			upfront = upfront.Add(c.Amount)
-		case c.Timing == provider.AtEnd:
-			atEnd = atEnd.Add(c.Amount)
-		default:
-			spread = spread.Add(c.Amount)
-		}
+	s := &schedule{horizon: horizon, months: months, hours: dec(horizon.Hours()), month: dec(provider.Month.Hours()),
+		end: decimal.NewFromInt(1), wholeFactors: decimal.Zero}
+	if rate == 0 {
+		return s
 	}
 	discount := func(t time.Duration) decimal.Decimal {
-		if rate == 0 || t <= 0 {
+		if t <= 0 {
 			return decimal.NewFromInt(1)
 		}
-		return dec(math.Pow(1+rate, -t.Hours()/8760))
+		return dec(math.Pow(1+rate, -t.Hours()/provider.Year.Hours()))
 	}
-	flow := make([]decimal.Decimal, months)
-	flow[0] = upfront
-	for m := 1; m < months; m++ {
-		flow[m] = decimal.Zero
-	}
-	pv := upfront
-	left := spread
-	hours := dec(horizon.Hours())
+	s.factors = make([]decimal.Decimal, months)
 	for m := range months {
-		part := left
+		s.factors[m] = discount(min(time.Duration(m+1)*provider.Month, horizon))
 		if m < months-1 {
-			share := dec(min(provider.Month, horizon-time.Duration(m)*provider.Month).Hours())
-			part = spread.Mul(share).DivRound(hours, provider.Precision)
-		}
-		left = left.Sub(part)
-		flow[m] = flow[m].Add(part)
-		if rate == 0 {
-			pv = pv.Add(part)
-		} else {
-			pv = pv.Add(part.Mul(discount(min(time.Duration(m+1)*provider.Month, horizon))))
+			s.wholeFactors = s.wholeFactors.Add(s.factors[m])
 		}
 	}
-	flow[months-1] = flow[months-1].Add(atEnd)
-	pv = pv.Add(atEnd.Mul(discount(horizon)))
+	s.end = discount(horizon)
+	return s
+}
+
+// cashFlow spreads the sums of the upfront, spread and at-end lines over the
+// months of the schedule and discounts them: upfront lines fall at t = 0
+// (all lines do for a horizon ≤ 0), spread lines in parts proportional to each
+// month's length at the month's end (each whole month's part rounded at
+// provider.Precision, the last month taking the rest, so that the parts sum
+// exactly to the spread amount), at-end lines at the horizon. The present
+// value is rounded at provider.Precision.
+func (s *schedule) cashFlow(upfront, spread, atEnd decimal.Decimal) ([]decimal.Decimal, decimal.Decimal) {
+	whole := s.months - 1
+	part := decimal.Zero // of every whole month
+	if whole > 0 && !spread.IsZero() {
+		part = spread.Mul(s.month).DivRound(s.hours, provider.Precision)
+	}
+	last := spread.Sub(part.Mul(decimal.NewFromInt(int64(whole))))
+	flow := make([]decimal.Decimal, s.months)
+	for m := range whole {
+		flow[m] = part
+	}
+	flow[whole] = last.Add(atEnd)
+	flow[0] = flow[0].Add(upfront)
+	var pv decimal.Decimal
+	if s.factors == nil {
+		pv = upfront.Add(spread).Add(atEnd)
+	} else {
+		pv = upfront.Add(part.Mul(s.wholeFactors)).Add(last.Mul(s.factors[whole])).Add(atEnd.Mul(s.end))
+	}
 	return flow, pv.Round(provider.Precision)
 }
 
@@ -166,24 +272,24 @@ func (r Report) Line(c provider.Category) decimal.Decimal {
 }
 
 // String renders the report as an aligned text table: one row per line with
-// its category, whether it is hidden, its timing and its amount rounded to
+// its category, whether it is hidden, its owner, its timing and its amount rounded to
 // cents, then the totals and the derived figures.
 func (r Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s on %s over %s\n", r.Workload, r.Offer, fmtDuration(r.Horizon))
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "CATEGORY\tLINE\tKIND\tTIMING\tAMOUNT\t")
+	fmt.Fprintln(tw, "CATEGORY\tLINE\tKIND\tOWNER\tTIMING\tAMOUNT\t")
 	for _, l := range r.Lines {
 		kind := "explicit"
 		if l.Category.Hidden() {
 			kind = "hidden"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", l.Category, l.Label, kind, l.Timing, l.Amount.StringFixed(2))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", l.Category, l.Label, kind, l.Owner, l.Timing, l.Amount.StringFixed(2))
 	}
-	fmt.Fprintf(tw, "\texplicit\t\t\t%s\t\n", r.Explicit.StringFixed(2))
-	fmt.Fprintf(tw, "\thidden\t\t\t%s\t\n", r.Hidden.StringFixed(2))
-	fmt.Fprintf(tw, "\ttotal\t\t\t%s\t\n", r.Total.StringFixed(2))
-	fmt.Fprintf(tw, "\tpresent value at %.1f%%/yr\t\t\t%s\t\n", r.DiscountRatePerYear*100, r.PresentValue.StringFixed(2))
+	fmt.Fprintf(tw, "\texplicit\t\t\t\t%s\t\n", r.Explicit.StringFixed(2))
+	fmt.Fprintf(tw, "\thidden\t\t\t\t%s\t\n", r.Hidden.StringFixed(2))
+	fmt.Fprintf(tw, "\ttotal\t\t\t\t%s\t\n", r.Total.StringFixed(2))
+	fmt.Fprintf(tw, "\tpresent value at %.1f%%/yr\t\t\t\t%s\t\n", r.DiscountRatePerYear*100, r.PresentValue.StringFixed(2))
 	tw.Flush()
 	d := r.Derivation
 	fmt.Fprintf(&b, "GPUs %d on %d nodes; speed %.3f; efficiency %.2f; busy %.1f%%\n",
@@ -218,11 +324,11 @@ func fmtDuration(d time.Duration) string {
 }
 
 // WriteCSV writes the report's lines as CSV for spreadsheets, with a header
-// row "workload,offer,category,label,kind,timing,amount" and one row per line;
-// amounts are full-precision decimals.
+// row "workload,offer,category,label,kind,owner,timing,amount" and one row per
+// line; amounts are full-precision decimals.
 func (r Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"workload", "offer", "category", "label", "kind", "timing", "amount"}); err != nil {
+	if err := cw.Write([]string{"workload", "offer", "category", "label", "kind", "owner", "timing", "amount"}); err != nil {
 		return err
 	}
 	for _, l := range r.Lines {
@@ -230,7 +336,7 @@ func (r Report) WriteCSV(w io.Writer) error {
 		if l.Category.Hidden() {
 			kind = "hidden"
 		}
-		if err := cw.Write([]string{r.Workload, r.Offer, l.Category.String(), l.Label, kind, l.Timing.String(), l.Amount.String()}); err != nil {
+		if err := cw.Write([]string{r.Workload, r.Offer, l.Category.String(), l.Label, kind, l.Owner.String(), l.Timing.String(), l.Amount.String()}); err != nil {
 			return err
 		}
 	}
@@ -257,7 +363,7 @@ type reportJSON struct {
 	Offer                string            `json:"offer"`
 	Currency             string            `json:"currency,omitempty"`
 	Horizon              provider.Duration `json:"horizon"`
-	Lines                []provider.Charge `json:"lines"`
+	Lines                []Line            `json:"lines"`
 	Total                decimal.Decimal   `json:"total"`
 	Explicit             decimal.Decimal   `json:"explicit"`
 	Hidden               decimal.Decimal   `json:"hidden"`

@@ -97,7 +97,7 @@ func TestReportWriteCSV(t *testing.T) {
 			if err != nil {
 				t.Fatalf("CSV does not parse back: %v", err)
 			}
-			header := []string{"workload", "offer", "category", "label", "kind", "timing", "amount"}
+			header := []string{"workload", "offer", "category", "label", "kind", "owner", "timing", "amount"}
 			if diff := cmp.Diff(header, records[0]); diff != "" {
 				t.Fatalf("header mismatch (-want +got):\n%s", diff)
 			}
@@ -111,13 +111,13 @@ func TestReportWriteCSV(t *testing.T) {
 				if l.Category.Hidden() {
 					kind = "hidden"
 				}
-				want := []string{r.Workload, r.Offer, l.Category.String(), l.Label, kind, l.Timing.String(), rec[6]}
+				want := []string{r.Workload, r.Offer, l.Category.String(), l.Label, kind, l.Owner.String(), l.Timing.String(), rec[7]}
 				if diff := cmp.Diff(want, rec); diff != "" {
 					t.Errorf("row %d mismatch (-want +got):\n%s", i+1, diff)
 				}
-				amount, err := decimal.NewFromString(rec[6])
+				amount, err := decimal.NewFromString(rec[7])
 				if err != nil {
-					t.Fatalf("row %d amount %q: %v", i+1, rec[6], err)
+					t.Fatalf("row %d amount %q: %v", i+1, rec[7], err)
 				}
 				if !amount.Equal(l.Amount) {
 					t.Errorf("row %d amount %s, line %s: full precision expected", i+1, amount, l.Amount)
@@ -161,6 +161,12 @@ func TestReportMarshalJSON(t *testing.T) {
 			lines, ok := m["lines"].([]any)
 			if !ok || len(lines) != len(r.Lines) {
 				t.Fatalf("lines = %#v, want %d lines", m["lines"], len(r.Lines))
+			}
+			for i, l := range lines {
+				obj, _ := l.(map[string]any)
+				if obj["owner"] != r.Lines[i].Owner.String() || obj["category"] != r.Lines[i].Category.String() {
+					t.Errorf("line %d = %#v, want category %s and owner %s inline", i, l, r.Lines[i].Category, r.Lines[i].Owner)
+				}
 			}
 			flow, ok := m["cashFlowByMonth"].([]any)
 			if !ok || len(flow) != len(r.CashFlow) {

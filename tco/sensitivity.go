@@ -26,8 +26,10 @@ const (
 	HorizonYears
 	// DiscountRate sets Assumptions.DiscountRatePerYear.
 	DiscountRate
-	// EnergyPrice sets the price per kWh of an owned offer (the value is
-	// converted to a decimal: a sweep input, not an amount that is summed).
+	// EnergyPrice sets the price per kWh of an offer whose pricing (or the
+	// pricing inside its credits) implements provider.EnergyPricer, as Owned
+	// does (the value is converted to a decimal: a sweep input, not an amount
+	// that is summed).
 	EnergyPrice
 )
 
@@ -62,7 +64,7 @@ type SensitivityPoint struct {
 // other inputs fixed, and returns the series in the order of values — ready
 // for a tornado or break-even chart. It fails on the first value Evaluate
 // rejects, naming it; PriceScale needs a pricing that implements
-// provider.Scaler and EnergyPrice an owned offer.
+// provider.Scaler and EnergyPrice one that implements provider.EnergyPricer.
 func Sensitivity(w workload.Workload, o provider.Offer, a Assumptions, param Param, values []float64) ([]SensitivityPoint, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -94,12 +96,11 @@ func Sensitivity(w workload.Workload, o provider.Offer, a Assumptions, param Par
 		case DiscountRate:
 			av.DiscountRatePerYear = v
 		case EnergyPrice:
-			ow, ok := o.Pricing.(provider.Owned)
+			np, ok := provider.WithEnergyPrice(o.Pricing, dec(v))
 			if !ok || v < 0 {
 				return nil, fmt.Errorf("tco: sensitivity of %s: value %v on %s pricing: %w", param, v, o.Pricing.Mode(), ErrInvalidAssumptions)
 			}
-			ow.EnergyPerKWh = dec(v)
-			ov.Pricing = ow
+			ov.Pricing = np
 		default:
 			return nil, fmt.Errorf("tco: sensitivity: unknown parameter %v: %w", param, ErrInvalidAssumptions)
 		}

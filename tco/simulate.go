@@ -88,12 +88,19 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 	if n == 0 {
 		n = DefaultTrials
 	}
-	e, err := evaluate(w, o, a)
+	p, err := prepare(w, a, &o)
 	if err != nil {
 		return Simulation{}, err
 	}
-	rep := e.rep
-	if draws := float64(n) * e.drawsPerTrial(); !(draws <= maxEvents) {
+	m, err := p.newModel(o, true)
+	if err != nil {
+		return Simulation{}, err
+	}
+	if err := m.price(); err != nil {
+		return Simulation{}, err
+	}
+	rep := m.rep
+	if draws := float64(n) * m.drawsPerTrial(); !(draws <= maxEvents) {
 		return Simulation{}, fmt.Errorf("tco: simulate: %g expected random draws over %d trials: %w", draws, n, ErrTooManyEvents)
 	}
 	src := rand.NewPCG(opts.Seed, 0x9e3779b97f4a7c15)
@@ -102,27 +109,31 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 	walls := make([]time.Duration, n)
 	finishes := make([]time.Duration, n)
 	missed := 0
+	leadTime := m.o.LeadTime()
 	for i := range n {
-		delay := satAdd(e.o.LeadTime(), e.drawStockWait(rng))
+		delay := satAdd(leadTime, m.drawStockWait(rng))
 		var (
 			usage provider.Usage
 			wall  float64
 		)
 		if w.IsService() {
-			usage = e.svcUsage(e.drawServiceRuns(src, rng), e.heldSetup)
+			usage = m.serviceUsage(m.drawServiceRuns(src, rng), m.heldSetup)
 		} else {
 			var preemptions float64
-			wall, preemptions = e.drawWall(src, rng)
-			usage = e.jobUsage(wall, preemptions, e.heldSetup)
+			wall, preemptions = m.drawWall(src, rng)
+			usage = m.jobUsage(wall, preemptions, m.heldSetup)
 		}
-		cs, err := e.charges(usage)
+		cs, err := m.charges(usage)
 		if err != nil {
 			return Simulation{}, err
 		}
 		walls[i] = hoursToDuration(wall)
-		finishes[i] = satAdd(delay, rep.TransferTime, hoursToDuration(e.setupHours), walls[i])
-		lines := e.otherLines(e.withCredits(cs), usage.Horizon.Hours(), cs, delay, finishes[i])
-		costs[i] = provider.Total(lines)
+		finishes[i] = satAdd(delay, rep.TransferTime, hoursToDuration(m.setupHours), walls[i])
+		lines, err := m.otherLines(m.withCredits(asLines(cs)), usage.Horizon.Hours(), cs, delay, finishes[i])
+		if err != nil {
+			return Simulation{}, err
+		}
+		costs[i] = total(lines)
 		if w.Deadline > 0 && !w.IsService() && finishes[i] > w.Deadline {
 			missed++
 		}
@@ -139,88 +150,63 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 
 // drawsPerTrial is the expected number of random draws of one trial, +Inf
 // when it overflows.
-func (e *evaluation) drawsPerTrial() float64 {
-	if e.w.IsService() {
+func (m *model) drawsPerTrial() float64 {
+	if m.w.IsService() {
 		draws := 0.0
-		hours := e.svcNodeHours
-		for _, ev := range []struct{ rate, r float64 }{{e.svcSpotRate, e.svcSpotR}, {e.svcFailRate, e.svcFailR}} {
-			if ev.rate == 0 || ev.r == 0 {
+		hours := m.svcNodeHours
+		for _, ev := range []interruption{m.svcSpot, m.svcFail} {
+			if ev.rate == 0 || ev.restart == 0 {
 				continue
 			}
-			perRestart := math.Exp(ev.rate * ev.r)
+			perRestart := math.Exp(ev.rate * ev.restart)
 			draws += 1 + hours*ev.rate*perRestart
 			hours *= perRestart
 		}
 		return draws
 	}
-	m := e.wm
-	ls, lf := 0.0, 0.0
-	if e.spotOn {
-		ls = m.spotRate
-	}
-	if e.failOn {
-		lf = m.failRate
-	}
-	lambda := ls + lf
-	if lambda == 0 || !(1/lambda < math.MaxFloat64) {
+	wm := m.wm
+	_, _, lambda, restart := wm.rates(m.spotOn, m.failOn)
+	if lambda == 0 {
 		return 0
 	}
-	restart := (ls*m.spotR + lf*m.failR) / lambda
-	events := lambda * e.rep.WallTime.Hours()
+	events := lambda * m.rep.WallTime.Hours()
 	perRestart := math.Exp(restart * lambda)
-	switch m.tolerance {
+	switch wm.tolerance {
 	case workload.Checkpointed:
-		tau := m.fixedTau
+		tau := wm.fixedTau
 		if tau <= 0 {
-			tau = dalySeconds(m.delta, 1/lambda)
+			tau = dalySeconds(wm.delta, 1/lambda)
 		}
-		return math.Ceil(e.work/tau) + events*(1+perRestart)
+		return math.Ceil(m.work/tau) + events*(1+perRestart)
 	case workload.Stateless:
 		return 1 + events*perRestart
 	}
 	return 1 + events*(1+perRestart)
 }
 
-// stockWait is the expected wait for stock, as Evaluate charges it.
-func (e *evaluation) stockWait() time.Duration {
-	p := e.o.Availability.FillProbability
-	if p <= 0 || p >= 1 {
-		return 0
-	}
-	return hoursToDuration((1 - p) / p * e.a.stockRetry().Hours())
-}
-
 // drawStockWait draws the number of unfilled requests before one is filled
 // (geometric with success probability p, by inversion: ⌊ln U / ln(1−p)⌋)
 // times the retry interval, saturating at maxTime.
-func (e *evaluation) drawStockWait(rng *rand.Rand) time.Duration {
-	p := e.o.Availability.FillProbability
+func (m *model) drawStockWait(rng *rand.Rand) time.Duration {
+	p := m.o.Availability.FillProbability
 	if p <= 0 || p >= 1 {
 		return 0
 	}
 	u := 1 - rng.Float64() // in (0, 1]
 	failures := math.Floor(math.Log(u) / math.Log1p(-p))
-	return hoursToDuration(failures * e.a.stockRetry().Hours())
+	return hoursToDuration(failures * m.a.stockRetry().Hours())
 }
 
 // drawWall draws the wall time of a finite job and its number of preemptions.
-func (e *evaluation) drawWall(src rand.Source, rng *rand.Rand) (wall, preemptions float64) {
-	m := e.wm
-	ls, lf := 0.0, 0.0
-	if e.spotOn {
-		ls = m.spotRate
-	}
-	if e.failOn {
-		lf = m.failRate
-	}
-	lambda := ls + lf
-	ts := e.work
-	if lambda == 0 || !(1/lambda < math.MaxFloat64) {
+func (m *model) drawWall(src rand.Source, rng *rand.Rand) (wall, preemptions float64) {
+	wm := m.wm
+	ls, _, lambda, restart := wm.rates(m.spotOn, m.failOn)
+	ts := m.work
+	if lambda == 0 {
 		// No interruptions: exactly Evaluate's figure (checkpoint overhead only).
-		r, _ := m.expect(ts, false, false)
+		r, _ := wm.expect(ts, false, false)
 		return r.wall, 0
 	}
-	restart := (ls*m.spotR + lf*m.failR) / lambda
 	exp := func() float64 { return rng.ExpFloat64() / lambda }
 	events := 0
 	// segment returns the time to complete length hours without interruption.
@@ -236,16 +222,16 @@ func (e *evaluation) drawWall(src rand.Source, rng *rand.Rand) (wall, preemption
 			t += restartPhase(exp, restart)
 		}
 	}
-	switch m.tolerance {
+	switch wm.tolerance {
 	case workload.Checkpointed:
-		tau := m.fixedTau
+		tau := wm.fixedTau
 		if tau <= 0 {
-			tau = dalySeconds(m.delta, 1/lambda)
+			tau = dalySeconds(wm.delta, 1/lambda)
 		}
 		k := math.Ceil(ts / tau)
 		tau = ts / k
 		for range int(k) {
-			wall += segment(tau + m.delta)
+			wall += segment(tau + wm.delta)
 		}
 	case workload.Stateless:
 		// Work never rolls back; each interruption costs one restart phase.
@@ -276,24 +262,33 @@ func restartPhase(exp func() float64, r float64) float64 {
 
 // drawServiceRuns draws a service's extra node-hours from preemptions and
 // failures and returns its runs stretched accordingly.
-func (e *evaluation) drawServiceRuns(src rand.Source, rng *rand.Rand) []provider.Run {
-	if e.svcNodeHours == 0 {
-		return e.svcRuns
+func (m *model) drawServiceRuns(src rand.Source, rng *rand.Rand) []provider.Run {
+	if m.svcNodeHours == 0 {
+		return m.svcRuns
 	}
-	total := e.svcNodeHours
-	for _, ev := range []struct{ rate, r float64 }{{e.svcSpotRate, e.svcSpotR}, {e.svcFailRate, e.svcFailR}} {
-		if ev.rate == 0 || ev.r == 0 {
+	total := m.svcNodeHours
+	for _, ev := range []interruption{m.svcSpot, m.svcFail} {
+		if ev.rate == 0 || ev.restart == 0 {
 			continue
 		}
 		n := int(distuv.Poisson{Lambda: total * ev.rate, Src: src}.Rand())
 		exp := func() float64 { return rng.ExpFloat64() / ev.rate }
 		extra := 0.0
 		for range n {
-			extra += restartPhase(exp, ev.r)
+			extra += restartPhase(exp, ev.restart)
 		}
 		total += extra
 	}
-	return stretch(e.svcRuns, total/e.svcNodeHours)
+	return stretch(m.svcRuns, total/m.svcNodeHours)
+}
+
+// asLines makes lines of charges (owners are not needed for totals).
+func asLines(cs []provider.Charge) []Line {
+	out := make([]Line, len(cs))
+	for i, c := range cs {
+		out[i] = Line{Charge: c}
+	}
+	return out
 }
 
 func summarize(xs []decimal.Decimal) Summary {

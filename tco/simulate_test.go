@@ -3,6 +3,7 @@ package tco_test
 import (
 	"errors"
 	"fmt"
+	"github.com/google/go-cmp/cmp"
 	"math"
 	"testing"
 	"time"
@@ -316,4 +317,40 @@ func BenchmarkSimulateService(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(opts.Trials)*float64(b.N)/b.Elapsed().Seconds(), "trials/s")
+}
+
+// TestSimulateSeeded: the same seed gives the same simulation, twice over
+// (trials run in order on one goroutine, so nothing else can change it), and
+// another seed gives other samples.
+func TestSimulateSeeded(t *testing.T) {
+	job := workload.Workload{Name: "ckpt", Kind: workload.Training, GPUs: 16, WorkGPUHours: 16 * 40,
+		Interruption: workload.Interruption{Tolerance: workload.Checkpointed,
+			CheckpointTime: 3 * time.Minute, RestartTime: 10 * time.Minute}}
+	svc := node8Service()
+	svc.Horizon = 30 * 24 * time.Hour
+	svc.Interruption.RestartTime = 15 * time.Minute
+	spot := node8("spot", provider.Spot{RatePerHour: decimal.NewFromInt(20), Increment: time.Second,
+		Minimum: time.Minute, InterruptionRatePerHour: 0.05})
+	for _, w := range []workload.Workload{job, svc} {
+		opts := tco.SimulateOptions{Trials: 500, Seed: 42}
+		first, err := tco.Simulate(w, spot, tco.Assumptions{}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := tco.Simulate(w, spot, tco.Assumptions{}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(first, again); diff != "" {
+			t.Errorf("%s: same seed, other result (-first +again):\n%s", w.Name, diff)
+		}
+		opts.Seed = 43
+		other, err := tco.Simulate(w, spot, tco.Assumptions{}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if other.Cost.Mean.Equal(first.Cost.Mean) {
+			t.Errorf("%s: seeds 42 and 43 give the same mean cost %s: the seed is not used", w.Name, first.Cost.Mean)
+		}
+	}
 }

@@ -155,7 +155,12 @@ func Sample(c Curve, horizon time.Duration, n int) (Profile, error) {
 // sampleRange samples c at the midpoints of n equal slices of
 // [from, from+length) without validating c.
 func sampleRange(c Curve, from, length time.Duration, n int) ([]float64, error) {
-	vals := make([]float64, n)
+	return sampleInto(make([]float64, n), c, from, length)
+}
+
+// sampleInto is sampleRange into vals, one sample per element.
+func sampleInto(vals []float64, c Curve, from, length time.Duration) ([]float64, error) {
+	n := len(vals)
 	start := time.Duration(0)
 	for i := range vals {
 		end := sliceStart(length, i+1, n)
@@ -316,9 +321,10 @@ func Discretize(c Curve, period time.Duration, n int) ([]Slice, error) {
 	sub := max(1, min(defaultSlices(period)/n, MaxSamples/n))
 	out := make([]Slice, n)
 	var errs []error
+	buf := make([]float64, sub)
 	for i := range out {
 		start, end := sliceStart(period, i, n), sliceStart(period, i+1, n)
-		vals, err := sampleRange(c, start, end-start, sub)
+		vals, err := sampleInto(buf, c, start, end-start)
 		p := Profile{Horizon: end - start, Values: vals}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("slice %d at %v: %w", i, start, err))

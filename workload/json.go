@@ -67,6 +67,7 @@ func writeJSON(w io.Writer, v any) error {
 // wrapSyntax makes sure a decoding error wraps ErrSyntax (enumeration and
 // curve errors keep their own sentinel too).
 func wrapSyntax(err error) error {
+	err = vocabErr(err)
 	if errors.Is(err, ErrSyntax) {
 		return err
 	}

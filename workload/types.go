@@ -1,9 +1,12 @@
 package workload
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/gputco/gputco/internal/vocab"
 )
 
 // Kind is what a workload does. The zero value is not a valid kind: every
@@ -50,87 +53,42 @@ func (k *Kind) UnmarshalText(b []byte) error {
 }
 
 // Isolation is the degree of separation from other tenants that a workload
-// needs. The order matches the provider package: Shared < Dedicated <
-// Physical, and an offer satisfies a requirement when its isolation is at
-// least the required one. The zero value, Shared, is the weakest requirement.
-type Isolation int
+// needs: the same type as provider.Isolation (Shared < Dedicated < Physical),
+// and an offer satisfies a requirement when its isolation is at least the
+// required one. The zero value, Shared, is the weakest requirement. Its text
+// names are "shared", "dedicated" and "physical"; parse one with
+// ParseIsolation.
+type Isolation = vocab.Isolation
 
 // Isolation levels, weakest first.
 const (
-	// Shared: a virtual machine or container on a node shared with other tenants.
-	Shared Isolation = iota
-	// Dedicated: a whole node reserved for one tenant, virtualised.
-	Dedicated
-	// Physical: bare metal or own hardware under the tenant's physical control.
-	Physical
+	// Shared: other tenants may run on the same physical node.
+	Shared = vocab.Shared
+	// Dedicated: a whole node for one tenant, rented (a dedicated VM host or
+	// a cloud's bare-metal server).
+	Dedicated = vocab.Dedicated
+	// Physical: hardware under the tenant's own physical control (owned
+	// servers, in its premises or colocation cage).
+	Physical = vocab.Physical
 )
 
-// isolationNames returns the names indexed by value (a function, so no package state is mutable).
-func isolationNames() []string {
-	return []string{Shared: "shared", Dedicated: "dedicated", Physical: "physical"}
-}
-
-// String returns "shared", "dedicated" or "physical", or "isolation(n)" if invalid.
-func (i Isolation) String() string { return enumString(isolationNames(), int(i), "isolation") }
-
-// Valid reports whether i is one of the defined levels.
-func (i Isolation) Valid() bool { return enumValid(isolationNames(), int(i)) }
-
-// MarshalText encodes i as its name; an invalid level is an error wrapping ErrUnknownName.
-func (i Isolation) MarshalText() ([]byte, error) {
-	return enumMarshal(isolationNames(), int(i), "isolation")
-}
-
-// UnmarshalText decodes a name produced by MarshalText; an unknown name is an
-// error wrapping ErrUnknownName and leaves i unchanged.
-func (i *Isolation) UnmarshalText(b []byte) error {
-	v, err := enumParse(isolationNames(), string(b), "isolation")
-	if err == nil {
-		*i = Isolation(v)
-	}
-	return err
-}
-
-// Fabric is a node-to-node interconnect. The order matches the provider
-// package: NoFabric < Ethernet < RoCE < InfiniBand. The zero value, NoFabric, means
-// "no requirement" when used as a minimum.
-type Fabric int
+// Fabric is a node-to-node interconnect: the same type as provider.Fabric,
+// ordered NoFabric < Ethernet < RoCE < InfiniBand. The zero value, NoFabric,
+// means "no requirement" when used as a minimum. Its text names are "none",
+// "ethernet", "roce" and "infiniband"; parse one with ParseFabric.
+type Fabric = vocab.Fabric
 
 // Fabrics, slowest first.
 const (
 	// NoFabric: no usable inter-node network (single-node only).
-	NoFabric Fabric = iota
+	NoFabric = vocab.NoFabric
 	// Ethernet: plain TCP/IP Ethernet.
-	Ethernet
+	Ethernet = vocab.Ethernet
 	// RoCE: RDMA over converged Ethernet.
-	RoCE
+	RoCE = vocab.RoCE
 	// InfiniBand: InfiniBand RDMA fabric.
-	InfiniBand
+	InfiniBand = vocab.InfiniBand
 )
-
-// fabricNames returns the names indexed by value (a function, so no package state is mutable).
-func fabricNames() []string {
-	return []string{NoFabric: "none", Ethernet: "ethernet", RoCE: "roce", InfiniBand: "infiniband"}
-}
-
-// String returns "none", "ethernet", "roce" or "infiniband", or "fabric(n)" if invalid.
-func (f Fabric) String() string { return enumString(fabricNames(), int(f), "fabric") }
-
-// Valid reports whether f is one of the defined fabrics.
-func (f Fabric) Valid() bool { return enumValid(fabricNames(), int(f)) }
-
-// MarshalText encodes f as its name; an invalid fabric is an error wrapping ErrUnknownName.
-func (f Fabric) MarshalText() ([]byte, error) { return enumMarshal(fabricNames(), int(f), "fabric") }
-
-// UnmarshalText decodes a name produced by MarshalText; an unknown name is an
-// error wrapping ErrUnknownName and leaves f unchanged.
-func (f *Fabric) UnmarshalText(b []byte) error {
-	v, err := enumParse(fabricNames(), string(b), "fabric")
-	if err == nil {
-		*f = Fabric(v)
-	}
-	return err
-}
 
 // Tolerance is how a workload copes with being interrupted (spot
 // preemption, node failure). The zero value, NoTolerance, is the safe
@@ -223,14 +181,23 @@ func ParseKind(s string) (Kind, error) {
 func ParseIsolation(s string) (Isolation, error) {
 	var i Isolation
 	err := i.UnmarshalText([]byte(s))
-	return i, err
+	return i, vocabErr(err)
 }
 
 // ParseFabric returns the Fabric named s (as produced by Fabric.String).
 func ParseFabric(s string) (Fabric, error) {
 	var f Fabric
 	err := f.UnmarshalText([]byte(s))
-	return f, err
+	return f, vocabErr(err)
+}
+
+// vocabErr makes an error of the shared vocabulary (an unknown fabric or
+// isolation name) wrap ErrUnknownName too.
+func vocabErr(err error) error {
+	if err != nil && errors.Is(err, vocab.ErrUnknownName) && !errors.Is(err, ErrUnknownName) {
+		return fmt.Errorf("%w: %w", ErrUnknownName, err)
+	}
+	return err
 }
 
 // ParseTolerance returns the Tolerance named s (as produced by Tolerance.String).

@@ -164,23 +164,23 @@ func money(currency string, d decimal.Decimal) string {
 // "metered/1s", "spot/1s", "reserved/1y", "reserved/1mo", "owned",
 // "credit/metered/1s". Modes the package does not know print as their Mode.
 func describe(p provider.Pricing) string {
-	switch p := p.(type) {
-	case provider.Metered:
-		return "metered/" + increment(p.Increment)
-	case provider.Spot:
-		return "spot/" + increment(p.Increment)
-	case provider.Reserved:
-		return "reserved/" + term(p.Term)
-	case provider.Credit:
-		if p.Base == nil {
-			return "credit"
-		}
-		return "credit/" + describe(p.Base)
-	case nil:
+	if p == nil {
 		return "-"
-	default:
-		return p.Mode()
 	}
+	if w, ok := p.(provider.Wrapper); ok {
+		if w.Unwrap() == nil {
+			return p.Mode()
+		}
+		return p.Mode() + "/" + describe(w.Unwrap())
+	}
+	if m, ok := p.(provider.Metering); ok {
+		inc, _ := m.Granularity()
+		return p.Mode() + "/" + increment(inc)
+	}
+	if c, ok := p.(provider.Committer); ok && c.Commitment() > 0 {
+		return p.Mode() + "/" + term(c.Commitment())
+	}
+	return p.Mode()
 }
 
 // increment names a billing increment: "1s", "1m", "1h", "1w", "prorata" for

@@ -6,6 +6,8 @@
 // is one the workload side can price.
 package gpuspec
 
+import "strings"
+
 // ReferenceModel is the GPU whose speed factor is 1.
 const ReferenceModel = "H100 SXM"
 
@@ -41,47 +43,60 @@ const (
 	basisFP16 = "dense FP16 tensor TFLOPS (no BF16; vendor datasheet) / 989 of the H100 SXM; compute-bound work only"
 )
 
-// Table returns a fresh copy of the table, in a fixed order.
-func Table() []Spec {
-	rows := []Spec{
-		{Model: "H100 SXM", MemoryGiB: 80, BF16TFLOPS: 989, TDPWatts: 700, SpeedBasis: basisBF16,
-			Aliases: []string{"H100", "H100-SXM", "H100-80GB", "H100-MEGA"}},
-		{Model: "H100 PCIe", MemoryGiB: 80, BF16TFLOPS: 756, TDPWatts: 350, SpeedBasis: basisBF16,
-			Aliases: []string{"H100-PCIE"}},
-		{Model: "H200", MemoryGiB: 141, BF16TFLOPS: 989, TDPWatts: 700, SpeedBasis: basisBF16,
-			Aliases: []string{"H200"}},
-		{Model: "B200", MemoryGiB: 180, BF16TFLOPS: 2250, TDPWatts: 1000, SpeedBasis: basisBF16,
-			Aliases: []string{"B200"}},
-		{Model: "A100 40GB", MemoryGiB: 40, BF16TFLOPS: 312, TDPWatts: 400, SpeedBasis: basisBF16,
-			Aliases: []string{"A100", "A100-40GB"}},
-		{Model: "A100 80GB", MemoryGiB: 80, BF16TFLOPS: 312, TDPWatts: 400, SpeedBasis: basisBF16,
-			Aliases: []string{"A100-80GB"}},
-		{Model: "V100", MemoryGiB: 16, BF16TFLOPS: 125, TDPWatts: 300, SpeedBasis: basisFP16,
-			Aliases: []string{"V100"}},
-		{Model: "V100 32GB", MemoryGiB: 32, BF16TFLOPS: 125, TDPWatts: 300, SpeedBasis: basisFP16,
-			Aliases: []string{"V100-32GB"}},
-		{Model: "L40S", MemoryGiB: 48, BF16TFLOPS: 362, TDPWatts: 350, SpeedBasis: basisBF16,
-			Aliases: []string{"L40S"}},
-		{Model: "L4", MemoryGiB: 24, BF16TFLOPS: 121, TDPWatts: 72, SpeedBasis: basisBF16,
-			Aliases: []string{"L4"}},
-		{Model: "A10", MemoryGiB: 24, BF16TFLOPS: 125, TDPWatts: 150, SpeedBasis: basisBF16,
-			Aliases: []string{"A10"}},
-		{Model: "T4", MemoryGiB: 16, BF16TFLOPS: 65, TDPWatts: 70, SpeedBasis: basisFP16,
-			Aliases: []string{"T4"}},
-		{Model: "RTX 4090", MemoryGiB: 24, BF16TFLOPS: 165, TDPWatts: 450, Consumer: true, SpeedBasis: basisBF16,
-			Aliases: []string{"RTX4090"}},
-	}
-	for i := range rows {
-		rows[i].SpeedFactor = rows[i].BF16TFLOPS / referenceTFLOPS
-	}
-	return rows
+// row is one entry of the table, free of slices so that the whole table is
+// a value Lookup can scan without allocating.
+type row struct {
+	model                       string
+	memoryGiB, tflops, tdpWatts float64
+	consumer                    bool
+	basis                       string
+	aliases                     string // comma-separated
 }
 
-// Lookup returns the spec of model (exact name) and whether it is known.
+// rows returns the table.
+func rows() [13]row {
+	return [13]row{
+		{"H100 SXM", 80, 989, 700, false, basisBF16, "H100,H100-SXM,H100-80GB,H100-MEGA"},
+		{"H100 PCIe", 80, 756, 350, false, basisBF16, "H100-PCIE"},
+		{"H200", 141, 989, 700, false, basisBF16, "H200"},
+		{"B200", 180, 2250, 1000, false, basisBF16, "B200"},
+		{"A100 40GB", 40, 312, 400, false, basisBF16, "A100,A100-40GB"},
+		{"A100 80GB", 80, 312, 400, false, basisBF16, "A100-80GB"},
+		{"V100", 16, 125, 300, false, basisFP16, "V100"},
+		{"V100 32GB", 32, 125, 300, false, basisFP16, "V100-32GB"},
+		{"L40S", 48, 362, 350, false, basisBF16, "L40S"},
+		{"L4", 24, 121, 72, false, basisBF16, "L4"},
+		{"A10", 24, 125, 150, false, basisBF16, "A10"},
+		{"T4", 16, 65, 70, false, basisFP16, "T4"},
+		{"RTX 4090", 24, 165, 450, true, basisBF16, "RTX4090"},
+	}
+}
+
+func (r row) spec(withAliases bool) Spec {
+	s := Spec{Model: r.model, MemoryGiB: r.memoryGiB, BF16TFLOPS: r.tflops, TDPWatts: r.tdpWatts,
+		Consumer: r.consumer, SpeedFactor: r.tflops / referenceTFLOPS, SpeedBasis: r.basis}
+	if withAliases {
+		s.Aliases = strings.Split(r.aliases, ",")
+	}
+	return s
+}
+
+// Table returns a fresh copy of the table, in a fixed order.
+func Table() []Spec {
+	rs := rows()
+	out := make([]Spec, len(rs))
+	for i, r := range rs {
+		out[i] = r.spec(true)
+	}
+	return out
+}
+
+// Lookup returns the spec of model (exact name), without its Aliases, and
+// whether it is known. It does not allocate.
 func Lookup(model string) (Spec, bool) {
-	for _, s := range Table() {
-		if s.Model == model {
-			return s, true
+	for _, r := range rows() {
+		if r.model == model {
+			return r.spec(false), true
 		}
 	}
 	return Spec{}, false

@@ -18,4 +18,7 @@ var (
 	// ErrSolverUnavailable reports an external solver that cannot be run
 	// (binary not found).
 	ErrSolverUnavailable = errors.New("lp: external solver unavailable")
+	// ErrCertificate reports a Result that fails Result.Verify: it is not
+	// a proven answer to the problem.
+	ErrCertificate = errors.New("lp: certificate check failed")
 )

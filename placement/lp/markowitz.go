@@ -1,0 +1,291 @@
+package lp
+
+import "math"
+
+// markowitzSearch is the number of candidate columns and rows examined for
+// a pivot before the best one found is taken.
+const markowitzSearch = 4
+
+// kernel is the active submatrix of the nucleus during the right-looking
+// Markowitz elimination: columns hold (row, value) pairs, rows hold the
+// pattern (column ids). Ids are local: 0..k-1 for both.
+type kernel struct {
+	cRow [][]int
+	cVal [][]float64
+	rCol [][]int
+	// Count buckets: doubly-linked lists of the active columns (rows) with
+	// a given number of entries.
+	cHead, cNext, cPrev []int
+	rHead, rNext, rPrev []int
+	cIn, rIn            []int // the count a column (row) is filed under, -1 when inactive
+}
+
+func (kr *kernel) link(head, next, prev, in []int, x, cnt int) {
+	in[x] = cnt
+	prev[x] = -1
+	next[x] = head[cnt]
+	if head[cnt] >= 0 {
+		prev[head[cnt]] = x
+	}
+	head[cnt] = x
+}
+
+func (kr *kernel) unlink(head, next, prev, in []int, x int) {
+	cnt := in[x]
+	if cnt < 0 {
+		return
+	}
+	if prev[x] >= 0 {
+		next[prev[x]] = next[x]
+	} else {
+		head[cnt] = next[x]
+	}
+	if next[x] >= 0 {
+		prev[next[x]] = prev[x]
+	}
+	in[x] = -1
+}
+
+func (kr *kernel) refileCol(c int) {
+	kr.unlink(kr.cHead, kr.cNext, kr.cPrev, kr.cIn, c)
+	kr.link(kr.cHead, kr.cNext, kr.cPrev, kr.cIn, c, len(kr.cRow[c]))
+}
+
+func (kr *kernel) refileRow(r int) {
+	kr.unlink(kr.rHead, kr.rNext, kr.rPrev, kr.rIn, r)
+	kr.link(kr.rHead, kr.rNext, kr.rPrev, kr.rIn, r, len(kr.rCol[r]))
+}
+
+// markowitz factorises the nucleus: the basis positions in nucleus, whose
+// entries in active rows (rowStep < 0) form a square submatrix, by
+// right-looking elimination with Markowitz pivot choice (smallest
+// (r−1)(c−1) among entries within luThreshold of their column's largest,
+// searching the sparsest columns and rows first) and appends its pivot
+// steps. It returns the positions left without an acceptable pivot.
+func (f *luFactor) markowitz(nucleus []int, col columnFunc) (singPos []int) {
+	k := len(nucleus)
+	if k == 0 {
+		return nil
+	}
+	m := f.m
+	// Local row ids.
+	rowID := make([]int, m)
+	for i := range rowID {
+		rowID[i] = -1
+	}
+	var rows []int
+	for i := 0; i < m; i++ {
+		if f.rowStep[i] < 0 {
+			rowID[i] = len(rows)
+			rows = append(rows, i)
+		}
+	}
+	kr := &kernel{
+		cRow: make([][]int, k), cVal: make([][]float64, k), rCol: make([][]int, len(rows)),
+		cHead: make([]int, len(rows)+1), cNext: make([]int, k), cPrev: make([]int, k), cIn: make([]int, k),
+		rHead: make([]int, k+1), rNext: make([]int, len(rows)), rPrev: make([]int, len(rows)), rIn: make([]int, len(rows)),
+	}
+	for i := range kr.cHead {
+		kr.cHead[i] = -1
+	}
+	for i := range kr.rHead {
+		kr.rHead[i] = -1
+	}
+	// U entries of each nucleus column in rows pivoted before the nucleus.
+	uOfRow := make([][]int, k)
+	uOfVal := make([][]float64, k)
+	for c, q := range nucleus {
+		idx, val := col(q)
+		for t, i := range idx {
+			if val[t] == 0 {
+				continue
+			}
+			if r := rowID[i]; r >= 0 {
+				kr.cRow[c] = append(kr.cRow[c], r)
+				kr.cVal[c] = append(kr.cVal[c], val[t])
+				kr.rCol[r] = append(kr.rCol[r], c)
+			} else {
+				uOfRow[c] = append(uOfRow[c], i)
+				uOfVal[c] = append(uOfVal[c], val[t])
+			}
+		}
+	}
+	for c := k - 1; c >= 0; c-- {
+		kr.link(kr.cHead, kr.cNext, kr.cPrev, kr.cIn, c, len(kr.cRow[c]))
+	}
+	for r := len(rows) - 1; r >= 0; r-- {
+		kr.link(kr.rHead, kr.rNext, kr.rPrev, kr.rIn, r, len(kr.rCol[r]))
+	}
+	type step struct {
+		row, c int
+		v      float64
+	}
+	steps := make([]step, 0, k)
+	mark := make([]int, len(rows)) // row → 1 + index in the scattered column
+	for {
+		pr, pc, pv := kr.choosePivot()
+		if pc < 0 {
+			break
+		}
+		steps = append(steps, step{rows[pr], pc, pv})
+		// L column: the pivot column's other entries.
+		lBefore := len(f.lIdx)
+		lr := kr.cRow[pc]
+		lv := kr.cVal[pc]
+		for t, r := range lr {
+			if r != pr {
+				f.lIdx = append(f.lIdx, rows[r])
+				f.lVal = append(f.lVal, lv[t]/pv)
+			}
+		}
+		kr.unlink(kr.cHead, kr.cNext, kr.cPrev, kr.cIn, pc)
+		for _, r := range lr {
+			kr.rCol[r] = removeInt(kr.rCol[r], pc)
+		}
+		// U row: the pivot row's other entries; remove the row.
+		prow := kr.rCol[pr]
+		kr.unlink(kr.rHead, kr.rNext, kr.rPrev, kr.rIn, pr)
+		kr.rCol[pr] = nil
+		for _, c := range prow {
+			cr, cv := kr.cRow[c], kr.cVal[c]
+			var a float64
+			for t, r := range cr {
+				if r == pr {
+					a = cv[t]
+					last := len(cr) - 1
+					cr[t], cv[t] = cr[last], cv[last]
+					cr, cv = cr[:last], cv[:last]
+					break
+				}
+			}
+			uOfRow[c] = append(uOfRow[c], rows[pr])
+			uOfVal[c] = append(uOfVal[c], a)
+			// Eliminate: column c −= (a / pv)·(pivot column).
+			for t, r := range cr {
+				mark[r] = t + 1
+			}
+			for t, r := range lr {
+				if r == pr {
+					continue
+				}
+				delta := -a * lv[t] / pv
+				if p := mark[r]; p > 0 {
+					cv[p-1] += delta
+				} else {
+					cr = append(cr, r)
+					cv = append(cv, delta)
+					kr.rCol[r] = append(kr.rCol[r], c)
+				}
+			}
+			for _, r := range cr {
+				mark[r] = 0
+			}
+			kr.cRow[c], kr.cVal[c] = cr, cv
+			kr.refileCol(c)
+		}
+		for _, r := range lr {
+			if r != pr {
+				kr.refileRow(r)
+			}
+		}
+		kr.cRow[pc], kr.cVal[pc] = nil, nil
+		if len(f.lIdx) > lBefore {
+			f.lOfRow[rows[pr]] = len(f.lPiv)
+			f.lPiv = append(f.lPiv, rows[pr])
+			f.lStart = append(f.lStart, len(f.lIdx))
+		}
+		f.rowStep[rows[pr]] = m // pivoted (the step number is set below)
+	}
+	for _, st := range steps {
+		f.uIdx = append(f.uIdx, uOfRow[st.c]...)
+		f.uVal = append(f.uVal, uOfVal[st.c]...)
+		f.addStep(st.row, nucleus[st.c], st.v)
+	}
+	for c := 0; c < k; c++ {
+		if kr.cIn[c] >= 0 {
+			singPos = append(singPos, nucleus[c])
+		}
+	}
+	return singPos
+}
+
+// choosePivot returns the pivot (local row, column, value) of least
+// Markowitz count among acceptable entries, or pc = -1 when no active
+// entry is acceptable.
+func (kr *kernel) choosePivot() (pr, pc int, pv float64) {
+	pr, pc = -1, -1
+	best := math.MaxInt
+	searched := 0
+	nmax := len(kr.rHead) - 1
+	if len(kr.cHead)-1 > nmax {
+		nmax = len(kr.cHead) - 1
+	}
+	for cnt := 1; cnt <= nmax; cnt++ {
+		if cnt < len(kr.cHead) {
+			for c := kr.cHead[cnt]; c >= 0; c = kr.cNext[c] {
+				cr, cv := kr.cRow[c], kr.cVal[c]
+				cmax := 0.0
+				for _, v := range cv {
+					cmax = max(cmax, math.Abs(v))
+				}
+				if cmax < luTiny {
+					continue
+				}
+				for t, r := range cr {
+					if a := math.Abs(cv[t]); a >= luThreshold*cmax && a >= luTiny {
+						mc := (cnt - 1) * (len(kr.rCol[r]) - 1)
+						if mc < best || (mc == best && a > math.Abs(pv)) {
+							pr, pc, pv, best = r, c, cv[t], mc
+						}
+					}
+				}
+				searched++
+				if pc >= 0 && (searched >= markowitzSearch || best <= (cnt-1)*(cnt-1)) {
+					return pr, pc, pv
+				}
+			}
+		}
+		if cnt < len(kr.rHead) {
+			for r := kr.rHead[cnt]; r >= 0; r = kr.rNext[r] {
+				for _, c := range kr.rCol[r] {
+					cr, cv := kr.cRow[c], kr.cVal[c]
+					cmax, a := 0.0, 0.0
+					for t, v := range cv {
+						cmax = max(cmax, math.Abs(v))
+						if cr[t] == r {
+							a = math.Abs(v)
+						}
+					}
+					if a >= luThreshold*cmax && a >= luTiny {
+						mc := (len(cr) - 1) * (cnt - 1)
+						if mc < best || (mc == best && a > math.Abs(pv)) {
+							var val float64
+							for t, rr := range cr {
+								if rr == r {
+									val = cv[t]
+								}
+							}
+							pr, pc, pv, best = r, c, val, mc
+						}
+					}
+				}
+				searched++
+				if pc >= 0 && (searched >= markowitzSearch || best <= cnt*(cnt-1)) {
+					return pr, pc, pv
+				}
+			}
+		}
+	}
+	return pr, pc, pv
+}
+
+// removeInt deletes the first x from s (order not kept).
+func removeInt(s []int, x int) []int {
+	for t, v := range s {
+		if v == x {
+			s[t] = s[len(s)-1]
+			return s[:len(s)-1]
+		}
+	}
+	return s
+}

@@ -1,0 +1,702 @@
+package lp
+
+import (
+	"context"
+	"math"
+	"time"
+)
+
+// This file holds the simplex engine proper. It works on an internal,
+// scaled, minimisation form of the problem:
+//
+//	minimise   Σ cost_j·x_j          over the n structurals and m logicals
+//	subject to A·x_S + x_L = 0       (one logical per row: x_L = −A·x_S)
+//	           lower_j ≤ x_j ≤ upper_j
+//
+// so the logical of row i has bounds [−rowUpper_i, −rowLower_i] and the
+// slack basis is the identity. All n+m variables are bounded variables;
+// there are no bound rows. The matrix is scaled (see scale.go).
+
+// varState is the status of a variable in the internal form.
+type varState int8
+
+const (
+	basic   varState = iota
+	atLower          // non-basic at its (finite) lower bound
+	atUpper          // non-basic at its (finite) upper bound
+	atZero           // non-basic free variable at zero
+)
+
+// Tolerances of the internal (scaled) form.
+const (
+	primalTol = 1e-7 // primal feasibility (default)
+	dualTol   = 1e-7 // dual feasibility (default)
+	pivotTol  = 1e-7 // smallest |α| accepted in a ratio test
+	checkTol  = 1e-7 // relative disagreement of row-wise and column-wise pivots that triggers a refactorisation
+	dseFloor  = 1e-8 // smallest dual steepest-edge weight
+)
+
+// outcome is how one simplex phase ended.
+type outcome int8
+
+const (
+	outOptimal outcome = iota
+	outInfeasible
+	outUnbounded
+	outIterationLimit
+	outTimeLimit
+	outCancelled
+	outNumerical
+)
+
+// simplex is the state of the bounded-variable simplex on the internal
+// form. It is not safe for concurrent use.
+type simplex struct {
+	m, n, nt int
+
+	// Scaled structural columns (CSC) and their row-wise copy.
+	aStart, aIndex   []int
+	aValue           []float64
+	arStart, arIndex []int
+	arValue          []float64
+
+	cost         []float64 // scaled minimisation costs (0 for logicals)
+	work         []float64 // working costs: cost + perturbation + shifts
+	lower, upper []float64
+
+	head  []int // basis position → variable
+	pos   []int // variable → basis position, or -1
+	state []varState
+	x, d  []float64 // values and reduced costs of all variables
+	y     []float64 // row duals of the last computeDual
+	dse   []float64 // dual steepest-edge weights by position
+
+	lu                       luFactor
+	factored                 bool
+	col, row, tau, tmp, fvec *svec
+	alpha                    []float64 // pricing row over all variables
+	alphaIdx                 []int
+	alphaMark                []bool
+	cands                    []ratioCand
+	flips                    []int
+	unitIdx                  []int
+	one                      []float64
+
+	// Limits and reporting.
+	ctx       context.Context
+	start     time.Time
+	deadline  time.Time
+	iterLimit int
+	progress  func(Progress)
+	lastProg  time.Time
+	sense     float64 // +1 minimise, −1 maximise (for progress reports)
+	offset    float64
+	passes    int
+
+	iters      int
+	perturbed  bool
+	rng        uint64
+	repairs    int // singular-basis repairs
+	rayRow     []float64
+	raySign    float64
+	rayCol     []float64
+	rayEnter   int
+	rayDir     float64
+	lastStatus outcome
+	trace      func(format string, args ...any)
+	tolP, tolD float64 // current feasibility tolerances
+}
+
+// ratioCand is a breakpoint of the dual ratio test.
+type ratioCand struct {
+	j             int
+	ratio, harris float64
+	abs           float64
+}
+
+// newSimplex allocates the engine for m rows and n structurals; the caller
+// fills the matrix, costs and bounds and calls initSlackBasis.
+func newSimplex(m, n int) *simplex {
+	nt := n + m
+	s := &simplex{m: m, n: n, nt: nt,
+		cost: make([]float64, nt), work: make([]float64, nt),
+		lower: make([]float64, nt), upper: make([]float64, nt),
+		head: make([]int, m), pos: make([]int, nt), state: make([]varState, nt),
+		x: make([]float64, nt), d: make([]float64, nt), y: make([]float64, m),
+		dse: make([]float64, m),
+		col: newSvec(m), row: newSvec(m), tau: newSvec(m), tmp: newSvec(m), fvec: newSvec(m),
+		alpha: make([]float64, nt), alphaMark: make([]bool, nt),
+		unitIdx: make([]int, m), one: []float64{1},
+		rng: 0x9e3779b97f4a7c15, tolP: primalTol, tolD: dualTol,
+	}
+	for i := range m {
+		s.unitIdx[i] = i
+	}
+	return s
+}
+
+// column returns the internal column of variable v.
+func (s *simplex) column(v int) ([]int, []float64) {
+	if v < s.n {
+		a, b := s.aStart[v], s.aStart[v+1]
+		return s.aIndex[a:b], s.aValue[a:b]
+	}
+	i := v - s.n
+	return s.unitIdx[i : i+1], s.one
+}
+
+// initSlackBasis makes every logical basic and puts every structural at the
+// bound its cost prefers.
+func (s *simplex) initSlackBasis() {
+	for j := 0; j < s.n; j++ {
+		s.pos[j] = -1
+		s.state[j] = s.preferredState(j, s.cost[j])
+		s.x[j] = s.boundValue(j)
+	}
+	for i := 0; i < s.m; i++ {
+		v := s.n + i
+		s.head[i] = v
+		s.pos[v] = i
+		s.state[v] = basic
+		s.dse[i] = 1
+	}
+	s.factored = false
+}
+
+// preferredState is the non-basic state of j that suits a reduced cost dj.
+func (s *simplex) preferredState(j int, dj float64) varState {
+	l, u := s.lower[j], s.upper[j]
+	switch {
+	case l > math.Inf(-1) && u < math.Inf(1):
+		if dj < 0 {
+			return atUpper
+		}
+		return atLower
+	case l > math.Inf(-1):
+		return atLower
+	case u < math.Inf(1):
+		return atUpper
+	}
+	return atZero
+}
+
+// nearestState is the non-basic state of j nearest to its current value.
+func (s *simplex) nearestState(j int) varState {
+	l, u, v := s.lower[j], s.upper[j], s.x[j]
+	switch {
+	case l > math.Inf(-1) && u < math.Inf(1):
+		if v-l > u-v {
+			return atUpper
+		}
+		return atLower
+	case l > math.Inf(-1):
+		return atLower
+	case u < math.Inf(1):
+		return atUpper
+	}
+	return atZero
+}
+
+// boundValue is the value of non-basic j in its state.
+func (s *simplex) boundValue(j int) float64 {
+	switch s.state[j] {
+	case atLower:
+		return s.lower[j]
+	case atUpper:
+		return s.upper[j]
+	}
+	return 0
+}
+
+// refactor factorises the basis, repairing a singular one by logicals.
+func (s *simplex) refactor() {
+	singPos, singRow := s.lu.factor(s.m, func(q int) ([]int, []float64) { return s.column(s.head[q]) })
+	s.tracef("factor: m=%d L=%d U=%d etas-before sing=%d", s.m, len(s.lu.lIdx), len(s.lu.uIdx), len(singPos))
+	for k, q := range singPos {
+		v := s.head[q]
+		s.pos[v] = -1
+		s.state[v] = s.nearestState(v)
+		s.x[v] = s.boundValue(v)
+		lv := s.n + singRow[k]
+		s.head[q] = lv
+		s.pos[lv] = q
+		s.state[lv] = basic
+		s.dse[q] = 1
+		s.repairs++
+	}
+	s.factored = true
+}
+
+// computePrimal sets the basic values from the non-basic ones:
+// x_B = B⁻¹·(−N·x_N).
+func (s *simplex) computePrimal() {
+	v := s.col
+	v.clear()
+	b := v.val
+	for j := 0; j < s.nt; j++ {
+		if s.state[j] == basic {
+			continue
+		}
+		xj := s.x[j]
+		if xj == 0 {
+			continue
+		}
+		if j < s.n {
+			for k := s.aStart[j]; k < s.aStart[j+1]; k++ {
+				b[s.aIndex[k]] -= s.aValue[k] * xj
+			}
+		} else {
+			b[j-s.n] -= xj
+		}
+	}
+	v.reindex()
+	s.lu.ftran(v, s.tmp)
+	for i, h := range s.head {
+		s.x[h] = v.val[i]
+	}
+	v.clear()
+}
+
+// computeDual sets y = B⁻ᵀ·work_B and the reduced costs d = work − Aᵀy.
+func (s *simplex) computeDual() {
+	v := s.row
+	v.clear()
+	for i, h := range s.head {
+		v.val[i] = s.work[h]
+	}
+	v.reindex()
+	s.lu.btran(v, s.tmp)
+	copy(s.y, v.val)
+	v.clear()
+	for j := 0; j < s.n; j++ {
+		if s.state[j] == basic {
+			s.d[j] = 0
+			continue
+		}
+		dj := s.work[j]
+		for k := s.aStart[j]; k < s.aStart[j+1]; k++ {
+			dj -= s.aValue[k] * s.y[s.aIndex[k]]
+		}
+		s.d[j] = dj
+	}
+	for i := 0; i < s.m; i++ {
+		v := s.n + i
+		if s.state[v] == basic {
+			s.d[v] = 0
+		} else {
+			s.d[v] = s.work[v] - s.y[i]
+		}
+	}
+}
+
+// rebuild refactorises and recomputes primal and dual values.
+func (s *simplex) rebuild() {
+	s.refactor()
+	s.computePrimal()
+	s.computeDual()
+}
+
+// dualInfeasible reports whether non-basic j violates dual feasibility.
+func (s *simplex) dualInfeasible(j int) bool {
+	if s.lower[j] == s.upper[j] {
+		return false
+	}
+	switch s.state[j] {
+	case atLower:
+		return s.d[j] < -s.tolD
+	case atUpper:
+		return s.d[j] > s.tolD
+	case atZero:
+		return math.Abs(s.d[j]) > s.tolD
+	}
+	return false
+}
+
+// flipToDualFeasible moves boxed non-basic variables to the bound their
+// reduced cost calls for. With shift, the others that remain dual
+// infeasible get their working cost shifted so that d_j = 0; it returns the
+// number of such variables (shifted or not) and whether any flip happened
+// (the caller then recomputes the primal values).
+func (s *simplex) flipToDualFeasible(shift bool) (infeasible int, flipped bool) {
+	for j := 0; j < s.nt; j++ {
+		if s.state[j] == basic || !s.dualInfeasible(j) {
+			continue
+		}
+		l, u := s.lower[j], s.upper[j]
+		if l > math.Inf(-1) && u < math.Inf(1) {
+			if s.d[j] < 0 {
+				s.state[j] = atUpper
+				s.x[j] = u
+			} else {
+				s.state[j] = atLower
+				s.x[j] = l
+			}
+			flipped = true
+			continue
+		}
+		infeasible++
+		if shift {
+			s.work[j] -= s.d[j]
+			s.d[j] = 0
+		}
+	}
+	return infeasible, flipped
+}
+
+// primalInfeasibility returns the largest bound violation of the basic
+// variables.
+func (s *simplex) primalInfeasibility() float64 {
+	worst := 0.0
+	for _, v := range s.head {
+		worst = max(worst, s.lower[v]-s.x[v], s.x[v]-s.upper[v])
+	}
+	return worst
+}
+
+// limit checks the iteration limit every pass and the context, the time
+// limit and the progress callback every 32 passes.
+func (s *simplex) limit() (outcome, bool) {
+	if s.iterLimit > 0 && s.iters >= s.iterLimit {
+		return outIterationLimit, true
+	}
+	s.passes++
+	if s.passes&31 != 0 {
+		return 0, false
+	}
+	if s.ctx != nil && s.ctx.Err() != nil {
+		return outCancelled, true
+	}
+	if !s.deadline.IsZero() || s.progress != nil {
+		now := time.Now()
+		if !s.deadline.IsZero() && now.After(s.deadline) {
+			return outTimeLimit, true
+		}
+		if s.progress != nil && now.Sub(s.lastProg) >= 5*time.Millisecond {
+			s.lastProg = now
+			s.progress(Progress{Iterations: s.iters, Bound: s.sense*s.workObjective() + s.offset,
+				Incumbent: s.sense * math.Inf(1), Gap: math.Inf(1), Elapsed: now.Sub(s.start)})
+		}
+	}
+	return 0, false
+}
+
+// workObjective is Σ work_j·x_j (internal, minimisation, scaled).
+func (s *simplex) workObjective() float64 {
+	obj := 0.0
+	for j := 0; j < s.n; j++ {
+		obj += s.work[j] * s.x[j]
+	}
+	return obj
+}
+
+// chuzr chooses the leaving row of the dual simplex: the basic variable
+// with the largest squared infeasibility over its steepest-edge weight.
+func (s *simplex) chuzr() int {
+	best, r := 0.0, -1
+	for i, v := range s.head {
+		xv := s.x[v]
+		var inf float64
+		if xv < s.lower[v]-s.tolP {
+			inf = s.lower[v] - xv
+		} else if xv > s.upper[v]+s.tolP {
+			inf = xv - s.upper[v]
+		} else {
+			continue
+		}
+		if score := inf * inf / s.dse[i]; score > best {
+			best, r = score, i
+		}
+	}
+	return r
+}
+
+// btranUnit sets s.row to row r of B⁻¹ (by row index).
+func (s *simplex) btranUnit(r int) {
+	v := s.row
+	v.clear()
+	v.val[r] = 1
+	v.idx[0] = r
+	v.n = 1
+	s.lu.btran(v, s.tmp)
+}
+
+// ftranColumn sets s.col to B⁻¹·a_q (by position).
+func (s *simplex) ftranColumn(q int) {
+	v := s.col
+	v.clear()
+	idx, val := s.column(q)
+	for k, i := range idx {
+		v.val[i] = val[k]
+	}
+	v.reindex()
+	s.lu.ftran(v, s.tmp)
+}
+
+// price computes α_j = ρᵀa_j for the non-basic variables, ρ = s.row,
+// into s.alpha over the index list s.alphaIdx.
+func (s *simplex) price() {
+	for _, j := range s.alphaIdx {
+		s.alpha[j] = 0
+		s.alphaMark[j] = false
+	}
+	s.alphaIdx = s.alphaIdx[:0]
+	rho := s.row
+	for _, i := range rho.idx[:rho.n] {
+		ri := rho.val[i]
+		if ri == 0 {
+			continue
+		}
+		if lv := s.n + i; s.state[lv] != basic {
+			if !s.alphaMark[lv] {
+				s.alphaMark[lv] = true
+				s.alphaIdx = append(s.alphaIdx, lv)
+			}
+			s.alpha[lv] += ri
+		}
+		for k := s.arStart[i]; k < s.arStart[i+1]; k++ {
+			j := s.arIndex[k]
+			if s.state[j] == basic {
+				continue
+			}
+			if !s.alphaMark[j] {
+				s.alphaMark[j] = true
+				s.alphaIdx = append(s.alphaIdx, j)
+			}
+			s.alpha[j] += ri * s.arValue[k]
+		}
+	}
+}
+
+// dualRatio is the bound-flipping ratio test with Harris tolerances for a
+// leaving variable that must move by |delta| (to its lower bound when
+// toLower). It returns the entering variable (or -1: dual unbounded) and
+// leaves the variables to flip in s.flips.
+func (s *simplex) dualRatio(toLower bool, delta float64) int {
+	sign := 1.0
+	if toLower {
+		sign = -1
+	}
+	cands := s.cands[:0]
+	for _, j := range s.alphaIdx {
+		if s.lower[j] == s.upper[j] {
+			continue
+		}
+		a := sign * s.alpha[j]
+		switch s.state[j] {
+		case atLower:
+			if a <= pivotTol {
+				continue
+			}
+		case atUpper:
+			if a >= -pivotTol {
+				continue
+			}
+		case atZero:
+			if math.Abs(a) <= pivotTol {
+				continue
+			}
+		default:
+			continue
+		}
+		dj := s.d[j]
+		h := (dj + s.tolD) / a
+		if a < 0 {
+			h = (dj - s.tolD) / a
+		}
+		cands = append(cands, ratioCand{j: j, ratio: dj / a, harris: h, abs: math.Abs(a)})
+	}
+	s.flips = s.flips[:0]
+	slope := math.Abs(delta)
+	for len(cands) > 0 {
+		tmax := math.Inf(1)
+		for _, c := range cands {
+			tmax = min(tmax, c.harris)
+		}
+		drop := 0.0
+		for _, c := range cands {
+			if c.ratio <= tmax {
+				drop += c.abs * (s.upper[c.j] - s.lower[c.j])
+			}
+		}
+		if slope-drop > s.tolP && !math.IsInf(drop, 0) && !math.IsNaN(drop) {
+			k := 0
+			for _, c := range cands {
+				if c.ratio <= tmax {
+					s.flips = append(s.flips, c.j)
+				} else {
+					cands[k] = c
+					k++
+				}
+			}
+			cands = cands[:k]
+			slope -= drop
+			continue
+		}
+		q, best, bratio := -1, 0.0, 0.0
+		for _, c := range cands {
+			if c.ratio <= tmax && (c.abs > best || (c.abs == best && c.ratio < bratio)) {
+				q, best, bratio = c.j, c.abs, c.ratio
+			}
+		}
+		s.cands = cands[:0]
+		return q
+	}
+	s.cands = cands[:0]
+	return -1
+}
+
+// dualPhase2 runs the dual simplex from a dual feasible basis until it is
+// primal feasible (optimal), the primal is proved infeasible (the ray is
+// stored), or a limit is reached.
+func (s *simplex) dualPhase2() outcome {
+	confirmed := false
+	for {
+		if !s.factored || s.lu.needRefactor() {
+			s.rebuild()
+			if _, fl := s.flipToDualFeasible(true); fl {
+				s.computePrimal()
+			}
+		}
+		if o, stop := s.limit(); stop {
+			return o
+		}
+		r := s.chuzr()
+		if r < 0 {
+			if s.lu.numEtas() > 0 && !confirmed {
+				s.factored = false
+				confirmed = true
+				continue
+			}
+			return outOptimal
+		}
+		confirmed = false
+		lv := s.head[r]
+		toLower := s.x[lv] < s.lower[lv]
+		target := s.upper[lv]
+		if toLower {
+			target = s.lower[lv]
+		}
+		delta := s.x[lv] - target
+		s.btranUnit(r)
+		s.price()
+		q := s.dualRatio(toLower, delta)
+		s.tracef("dual it %d: row %d var %d x=%g [%g,%g] toLower=%v q=%d flips=%v", s.iters, r, lv, s.x[lv], s.lower[lv], s.upper[lv], toLower, q, s.flips)
+		if s.trace != nil {
+			for _, j := range s.alphaIdx {
+				s.tracef("   alpha[%d]=%g d=%g state=%d [%g,%g]", j, s.alpha[j], s.d[j], s.state[j], s.lower[j], s.upper[j])
+			}
+		}
+		if q < 0 {
+			if s.lu.numEtas() > 0 {
+				s.factored = false
+				continue
+			}
+			s.rayRow = append(s.rayRow[:0], s.row.val...)
+			s.raySign = 1
+			if toLower {
+				s.raySign = -1
+			}
+			return outInfeasible
+		}
+		sign := 1.0
+		if toLower {
+			sign = -1
+		}
+		s.ftranColumn(q)
+		ac, ar := s.col.val[r], s.alpha[q]
+		if math.Abs(ac-ar) > checkTol*max(1, math.Abs(ac)) || math.Abs(ac) < pivotTol {
+			if s.lu.numEtas() > 0 {
+				s.factored = false
+				continue
+			}
+		}
+		if ac == 0 {
+			return outNumerical
+		}
+		// Dual step.
+		thetaD := s.d[q] / (sign * ar)
+		if thetaD < 0 {
+			s.work[q] -= s.d[q]
+			s.d[q] = 0
+			thetaD = 0
+		}
+		// Steepest-edge data before the basis changes.
+		wr := 0.0
+		for _, i := range s.row.idx[:s.row.n] {
+			wr += s.row.val[i] * s.row.val[i]
+		}
+		s.tau.clear()
+		copy(s.tau.val, s.row.val)
+		s.tau.reindex()
+		s.lu.ftran(s.tau, s.tmp)
+
+		for _, j := range s.alphaIdx {
+			s.d[j] -= thetaD * sign * s.alpha[j]
+		}
+		s.d[q] = 0
+		// Bound flips.
+		if len(s.flips) > 0 {
+			s.applyFlips()
+		}
+		// Primal step.
+		thetaP := (s.x[lv] - target) / ac
+		for _, i := range s.col.idx[:s.col.n] {
+			s.x[s.head[i]] -= thetaP * s.col.val[i]
+		}
+		s.x[q] += thetaP
+		s.x[lv] = target
+		// Weights.
+		for _, i := range s.col.idx[:s.col.n] {
+			if i == r {
+				continue
+			}
+			k := s.col.val[i] / ac
+			s.dse[i] = max(s.dse[i]+k*(k*wr-2*s.tau.val[i]), dseFloor)
+		}
+		s.dse[r] = max(wr/(ac*ac), dseFloor)
+		// Basis change.
+		s.head[r] = q
+		s.pos[q] = r
+		s.state[q] = basic
+		s.pos[lv] = -1
+		if toLower {
+			s.state[lv] = atLower
+		} else {
+			s.state[lv] = atUpper
+		}
+		s.d[lv] = -sign * thetaD
+		s.lu.update(r, s.col)
+		s.iters++
+	}
+}
+
+// applyFlips moves the variables in s.flips to their other bound and
+// updates the basic values.
+func (s *simplex) applyFlips() {
+	rhs := s.fvec
+	for _, j := range s.flips {
+		var dx float64
+		if s.state[j] == atLower {
+			s.state[j] = atUpper
+			dx = s.upper[j] - s.lower[j]
+			s.x[j] = s.upper[j]
+		} else {
+			s.state[j] = atLower
+			dx = s.lower[j] - s.upper[j]
+			s.x[j] = s.lower[j]
+		}
+		if j < s.n {
+			for k := s.aStart[j]; k < s.aStart[j+1]; k++ {
+				rhs.val[s.aIndex[k]] -= s.aValue[k] * dx
+			}
+		} else {
+			rhs.val[j-s.n] -= dx
+		}
+	}
+	rhs.reindex()
+	s.lu.ftran(rhs, s.tmp)
+	for _, i := range rhs.idx[:rhs.n] {
+		s.x[s.head[i]] += rhs.val[i]
+	}
+	rhs.clear()
+}

@@ -1,0 +1,339 @@
+package lp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Verify checks r as an answer to p, independently of the solver that
+// produced it, and returns nil or an error wrapping ErrCertificate that
+// lists up to 20 failures. tol is a relative tolerance (1e-6 is a sensible
+// choice for answers of this package): each test allows tol times 1 plus the
+// magnitude of the quantities involved (the bound, or the largest of the
+// bound and Σ|a_ij·x_j| for a row).
+//
+// Checked, by status:
+//   - any Result with X: primal feasibility (column bounds; row bounds on
+//     A·x), RowActivity = A·x and Objective = cᵀx + Offset;
+//   - Optimal LP (p not a MIP): the lengths of RowDual and ReducedCost,
+//     d = c − Aᵀy, dual feasibility and complementary slackness in the sign
+//     convention of Result (a reduced cost or row dual that is not
+//     negligible requires the column or row to sit at the corresponding,
+//     finite, bound), and equal primal and dual objectives, the dual one
+//     being Σ_i y_i·(active row bound) + Σ_j d_j·(active column bound) +
+//     Offset (with x_j or aᵢᵀx in place of the bound for negligible duals);
+//   - Infeasible LP: the Farkas ray y: with r = Aᵀy, max rᵀx over the
+//     column bounds is finite and below min yᵀa over the row bounds
+//     (terms whose r_j is negligible next to Σ_i|a_ij·y_i| are ignored
+//     where the bound is infinite);
+//   - Unbounded LP: the ray d is a recession direction (signs against the
+//     finite column and row bounds, within tol relative to the largest
+//     |d_j| and to Σ_j|a_ij·d_j|) along which the objective improves
+//     (cᵀd < 0 for a minimisation, > 0 for a maximisation, by more than
+//     tol·Σ|c_j·d_j|).
+//
+// Statuses other than these three are checked only for the feasibility of
+// X when present.
+func (r *Result) Verify(p *Problem, tol float64) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if !(tol >= 0) {
+		return fmt.Errorf("%w: tolerance %v", ErrInvalid, tol)
+	}
+	v := verifier{p: p, tol: tol}
+	if r.X != nil {
+		v.primal(r)
+	}
+	switch r.Status {
+	case Optimal:
+		if r.X == nil {
+			v.fail("optimal result without primal values")
+		} else if !p.IsMIP() {
+			v.dual(r)
+		}
+	case Infeasible:
+		if !p.IsMIP() {
+			v.farkas(r)
+		}
+	case Unbounded:
+		if !p.IsMIP() {
+			v.ray(r)
+		}
+	}
+	if len(v.errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %w", ErrCertificate, errors.Join(v.errs...))
+}
+
+type verifier struct {
+	p    *Problem
+	tol  float64
+	errs []error
+	act  []float64 // A·x
+	mag  []float64 // Σ_j |a_ij·x_j|
+}
+
+func (v *verifier) fail(format string, args ...any) {
+	if len(v.errs) < maxValidateProblems {
+		v.errs = append(v.errs, fmt.Errorf(format, args...))
+	}
+}
+
+func (v *verifier) primal(r *Result) {
+	p, tol := v.p, v.tol
+	n, m := p.NumCols(), p.NumRows()
+	if len(r.X) != n {
+		v.fail("%d primal values for %d columns", len(r.X), n)
+		return
+	}
+	obj, objMag := p.Offset, math.Abs(p.Offset)
+	for j, x := range r.X {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			v.fail("column %s: value %v", p.ColName(j), x)
+			continue
+		}
+		if l := p.ColLower[j]; x < l-tol*(1+math.Abs(l)) {
+			v.fail("column %s: value %v below lower bound %v", p.ColName(j), x, l)
+		}
+		if u := p.ColUpper[j]; x > u+tol*(1+math.Abs(u)) {
+			v.fail("column %s: value %v above upper bound %v", p.ColName(j), x, u)
+		}
+		obj += p.Cost[j] * x
+		objMag += math.Abs(p.Cost[j] * x)
+	}
+	if math.Abs(obj-r.Objective) > tol*(1+objMag) {
+		v.fail("objective %v, but cᵀx + offset = %v", r.Objective, obj)
+	}
+	v.act = make([]float64, m)
+	v.mag = make([]float64, m)
+	for j := 0; j < n; j++ {
+		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+			t := p.A.Value[k] * r.X[j]
+			v.act[p.A.Index[k]] += t
+			v.mag[p.A.Index[k]] += math.Abs(t)
+		}
+	}
+	if len(r.RowActivity) != m {
+		v.fail("%d row activities for %d rows", len(r.RowActivity), m)
+	}
+	for i := 0; i < m; i++ {
+		a := v.act[i]
+		if len(r.RowActivity) == m && math.Abs(r.RowActivity[i]-a) > tol*(1+v.mag[i]) {
+			v.fail("row %s: activity %v, but A·x = %v", p.RowName(i), r.RowActivity[i], a)
+		}
+		if l := p.RowLower[i]; a < l-tol*(1+max(math.Abs(l), v.mag[i])) {
+			v.fail("row %s: activity %v below lower bound %v", p.RowName(i), a, l)
+		}
+		if u := p.RowUpper[i]; a > u+tol*(1+max(math.Abs(u), v.mag[i])) {
+			v.fail("row %s: activity %v above upper bound %v", p.RowName(i), a, u)
+		}
+	}
+}
+
+func (v *verifier) dual(r *Result) {
+	p, tol := v.p, v.tol
+	n, m := p.NumCols(), p.NumRows()
+	if len(r.RowDual) != m || len(r.ReducedCost) != n {
+		v.fail("%d row duals and %d reduced costs for %d rows and %d columns", len(r.RowDual), len(r.ReducedCost), m, n)
+		return
+	}
+	if v.act == nil {
+		return
+	}
+	sense := 1.0
+	if p.Maximize {
+		sense = -1
+	}
+	ymax := 0.0
+	for i, y := range r.RowDual {
+		if math.IsNaN(y) || math.IsInf(y, 0) {
+			v.fail("row %s: dual %v", p.RowName(i), y)
+			return
+		}
+		ymax = max(ymax, math.Abs(y))
+	}
+	primalObj := p.Offset
+	dualObj, terms := p.Offset, math.Abs(p.Offset)
+	for j := 0; j < n; j++ {
+		x := r.X[j]
+		primalObj += p.Cost[j] * x
+		dj := p.Cost[j]
+		dmag := math.Abs(p.Cost[j])
+		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+			t := p.A.Value[k] * r.RowDual[p.A.Index[k]]
+			dj -= t
+			dmag += math.Abs(t)
+		}
+		got := r.ReducedCost[j]
+		dtol := tol * (1 + dmag)
+		if math.IsNaN(got) || math.Abs(got-dj) > dtol {
+			v.fail("column %s: reduced cost %v, but c − Aᵀy = %v", p.ColName(j), got, dj)
+			continue
+		}
+		l, u := p.ColLower[j], p.ColUpper[j]
+		term := got * x
+		switch s := sense * got; {
+		case s > dtol:
+			if math.IsInf(l, -1) || math.Abs(x-l) > tol*(1+math.Abs(l)) {
+				v.fail("column %s: reduced cost %v asks for the lower bound %v, value %v", p.ColName(j), got, l, x)
+				continue
+			}
+			term = got * l
+		case s < -dtol:
+			if math.IsInf(u, 1) || math.Abs(x-u) > tol*(1+math.Abs(u)) {
+				v.fail("column %s: reduced cost %v asks for the upper bound %v, value %v", p.ColName(j), got, u, x)
+				continue
+			}
+			term = got * u
+		}
+		dualObj += term
+		terms += math.Abs(term)
+	}
+	ytol := tol * (1 + ymax)
+	for i := 0; i < m; i++ {
+		y, a := r.RowDual[i], v.act[i]
+		l, u := p.RowLower[i], p.RowUpper[i]
+		term := y * a
+		atol := tol * (1 + v.mag[i])
+		switch s := sense * y; {
+		case s > ytol:
+			if math.IsInf(l, -1) || math.Abs(a-l) > atol+tol*math.Abs(l) {
+				v.fail("row %s: dual %v asks for the lower bound %v, activity %v", p.RowName(i), y, l, a)
+				continue
+			}
+			term = y * l
+		case s < -ytol:
+			if math.IsInf(u, 1) || math.Abs(a-u) > atol+tol*math.Abs(u) {
+				v.fail("row %s: dual %v asks for the upper bound %v, activity %v", p.RowName(i), y, u, a)
+				continue
+			}
+			term = y * u
+		}
+		dualObj += term
+		terms += math.Abs(term)
+	}
+	if math.Abs(primalObj-dualObj) > tol*(1+math.Abs(primalObj))+1e-12*terms {
+		v.fail("primal objective %v but dual objective %v", primalObj, dualObj)
+	}
+}
+
+func (v *verifier) farkas(r *Result) {
+	p, tol := v.p, v.tol
+	n, m := p.NumCols(), p.NumRows()
+	if len(r.Ray) != m {
+		v.fail("Farkas ray has %d entries for %d rows", len(r.Ray), m)
+		return
+	}
+	ymax := 0.0
+	for _, y := range r.Ray {
+		if math.IsNaN(y) || math.IsInf(y, 0) {
+			v.fail("Farkas ray entry %v", y)
+			return
+		}
+		ymax = max(ymax, math.Abs(y))
+	}
+	if ymax == 0 {
+		v.fail("Farkas ray is zero")
+		return
+	}
+	colMax, terms := 0.0, 0.0
+	for j := 0; j < n; j++ {
+		rj, mag := 0.0, 0.0
+		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+			t := p.A.Value[k] * r.Ray[p.A.Index[k]]
+			rj += t
+			mag += math.Abs(t)
+		}
+		b := p.ColUpper[j]
+		if rj < 0 {
+			b = p.ColLower[j]
+		}
+		if math.IsInf(b, 0) {
+			if math.Abs(rj) <= tol*mag || rj == 0 {
+				continue
+			}
+			v.fail("Farkas ray: column %s has r_j = %v with an infinite bound", p.ColName(j), rj)
+			return
+		}
+		colMax += rj * b
+		terms += math.Abs(rj * b)
+	}
+	rowMin := 0.0
+	for i, y := range r.Ray {
+		if y == 0 {
+			continue
+		}
+		b := p.RowLower[i]
+		if y < 0 {
+			b = p.RowUpper[i]
+		}
+		if math.IsInf(b, 0) {
+			if math.Abs(y) <= tol*ymax {
+				continue
+			}
+			v.fail("Farkas ray: row %s has y_i = %v with an infinite bound", p.RowName(i), y)
+			return
+		}
+		rowMin += y * b
+		terms += math.Abs(y * b)
+	}
+	if !(rowMin-colMax > 1e-9*(1+terms)) {
+		v.fail("Farkas ray: max rᵀx over the column bounds %v is not below min yᵀa over the row bounds %v", colMax, rowMin)
+	}
+}
+
+func (v *verifier) ray(r *Result) {
+	p, tol := v.p, v.tol
+	n, m := p.NumCols(), p.NumRows()
+	if len(r.Ray) != n {
+		v.fail("ray has %d entries for %d columns", len(r.Ray), n)
+		return
+	}
+	dmax := 0.0
+	for _, d := range r.Ray {
+		if math.IsNaN(d) || math.IsInf(d, 0) {
+			v.fail("ray entry %v", d)
+			return
+		}
+		dmax = max(dmax, math.Abs(d))
+	}
+	if dmax == 0 {
+		v.fail("ray is zero")
+		return
+	}
+	cd, cmag := 0.0, 0.0
+	ad := make([]float64, m)
+	amag := make([]float64, m)
+	for j, d := range r.Ray {
+		cd += p.Cost[j] * d
+		cmag += math.Abs(p.Cost[j] * d)
+		if d < -tol*dmax && p.ColLower[j] > math.Inf(-1) {
+			v.fail("ray: column %s decreases (%v) but has lower bound %v", p.ColName(j), d, p.ColLower[j])
+		}
+		if d > tol*dmax && p.ColUpper[j] < math.Inf(1) {
+			v.fail("ray: column %s increases (%v) but has upper bound %v", p.ColName(j), d, p.ColUpper[j])
+		}
+		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+			t := p.A.Value[k] * d
+			ad[p.A.Index[k]] += t
+			amag[p.A.Index[k]] += math.Abs(t)
+		}
+	}
+	for i := 0; i < m; i++ {
+		if ad[i] < -tol*amag[i]-tol*dmax*1e-3 && p.RowLower[i] > math.Inf(-1) {
+			v.fail("ray: row %s decreases (%v) but has lower bound %v", p.RowName(i), ad[i], p.RowLower[i])
+		}
+		if ad[i] > tol*amag[i]+tol*dmax*1e-3 && p.RowUpper[i] < math.Inf(1) {
+			v.fail("ray: row %s increases (%v) but has upper bound %v", p.RowName(i), ad[i], p.RowUpper[i])
+		}
+	}
+	if p.Maximize {
+		cd = -cd
+	}
+	if !(cd < -tol*cmag) || cd >= 0 {
+		v.fail("ray does not improve the objective: cᵀd = %v", cd)
+	}
+}

@@ -1,0 +1,385 @@
+package tco
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/workload"
+	"github.com/shopspring/decimal"
+)
+
+// TermKind says what a cost term is charged per.
+type TermKind int
+
+// Kinds of cost terms. The zero value is Fixed.
+const (
+	// Fixed is money per node held over the horizon, whatever its use:
+	// commitments, capital net of residual value, facility, idle power,
+	// per-node staff — and, on pay-as-you-go capacity billed in increments
+	// longer than CommitmentThreshold, the compute of a node held for the
+	// horizon.
+	Fixed TermKind = iota
+	// Variable is money per node-hour of use: the rate, power above idle,
+	// platform fees on them, and the multipliers that a slower fabric,
+	// preemptions, failures and billing rounding put on billed time for this
+	// workload.
+	Variable
+	// OneOff is money once per placement of the workload on the offer:
+	// setup (engineer time and GPU time held), data transfer, storage,
+	// exit, delay.
+	OneOff
+	// PerOffer is money once for using the offer at all, whatever the nodes
+	// and the workloads on it: the offer's operations staff, and its credits
+	// (negative).
+	PerOffer
+)
+
+// String returns "fixed", "variable", "one-off" or "per-offer".
+func (k TermKind) String() string {
+	switch k {
+	case Fixed:
+		return "fixed"
+	case Variable:
+		return "variable"
+	case OneOff:
+		return "one-off"
+	case PerOffer:
+		return "per-offer"
+	}
+	return fmt.Sprintf("TermKind(%d)", int(k))
+}
+
+// TermLine is one line of cost terms: Amount per unit of Kind, with the
+// category, label, timing and owner of the report line it comes from.
+type TermLine struct {
+	Category provider.Category
+	Label    string
+	Kind     TermKind
+	Owner    Owner
+	Timing   provider.Timing
+	// Amount is money per node (Fixed), per node-hour of use (Variable), or
+	// once (OneOff, PerOffer).
+	Amount decimal.Decimal
+}
+
+// Use is how much of an offer a placement takes: the quantities that cost
+// terms are priced at.
+type Use struct {
+	// Nodes is the nodes held over the whole horizon. It is fractional for
+	// short commitments (billing increments above CommitmentThreshold):
+	// node-equivalents, the billed node-time divided by the billed time of
+	// one node held for the horizon. It is zero on pay-as-you-go capacity.
+	Nodes float64
+	// NodeHours is the node-hours of use: run at full efficiency, without
+	// interruptions, setup or billing rounding.
+	NodeHours float64
+}
+
+// Terms are the linear cost terms of one prepared workload on one offer —
+// what a placement solver needs to price assignments exactly as Evaluate
+// does. With every line summed by kind, the cost of a use u is
+//
+//	Cost(u) = FixedPerNode·u.Nodes + VariablePerNodeHour·u.NodeHours + OneOff + PerOffer
+//
+// and Cost(Own), the workload alone on the offer as Evaluate prices it,
+// equals Evaluate's Total up to the rounding of one line per category (the
+// package's property test checks it for every built-in mode). PerOffer is
+// paid once per offer used; credits are in it, as what they take off this
+// workload's charges alone — spread over several workloads a credit may take
+// off more, up to its amount.
+//
+// Lines whose Owner is OwnerOffer (Fixed and PerOffer lines, and the fees
+// on committed capacity) are shared by every workload on the same capacity;
+// OwnerWorkload lines are the workload's own.
+type Terms struct {
+	// Workload, Offer and Currency name the pair and its money.
+	Workload, Offer, Currency string
+	// Horizon is the period the terms cover: Evaluate's report horizon.
+	Horizon time.Duration
+	// Lines are the terms line by line.
+	Lines []TermLine
+	// FixedPerNode, VariablePerNodeHour, OneOff and PerOffer sum the lines
+	// of each kind.
+	FixedPerNode, VariablePerNodeHour, OneOff, PerOffer decimal.Decimal
+	// Committed says nodes are paid for while held, whatever their use:
+	// reserved terms, owned hardware, modes that are not pay-as-you-go, and
+	// pay-as-you-go billed in increments longer than CommitmentThreshold.
+	Committed bool
+	// Term is the length of one commitment (a reservation's term, a long
+	// billing increment); zero means the whole horizon (owned hardware) or,
+	// when not Committed, none.
+	Term time.Duration
+	// Increment and Minimum are a pay-as-you-go offer's billing increment
+	// and minimum billed time of a run (zero for committed modes).
+	Increment, Minimum time.Duration
+	// GPUsPerNode is the offer's node size; SpeedFactor the workload's speed
+	// on the offer's GPU relative to the reference GPU; Efficiency the
+	// fraction of speed kept on its interconnect (below 1 on a slower fabric).
+	GPUsPerNode int
+	SpeedFactor float64
+	Efficiency  float64
+	// Stretch is, on capacity billed per node-hour, the billed node-hours
+	// per node-hour of use before setup (≥ 1: a slower fabric, preemptions,
+	// failures, billing rounding, idle gaps held); it is part of
+	// VariablePerNodeHour already. It is 1 for committed capacity.
+	Stretch float64
+	// Interruptible says the capacity may be taken back (spot-like).
+	Interruptible bool
+	// MaxNodes is the offer's stock limit (zero: none stated) and
+	// FillProbability the chance a request is filled.
+	MaxNodes        int
+	FillProbability float64
+	// StartDelay is the lead time plus the expected wait for stock.
+	StartDelay time.Duration
+	// Own is the workload's own use alone on the offer, as Evaluate prices
+	// it; Nodes is its gang or peak for committed capacity.
+	Own Use
+}
+
+// Cost returns the cost of use u: FixedPerNode·u.Nodes +
+// VariablePerNodeHour·u.NodeHours + OneOff + PerOffer. A quantity of u that
+// is NaN or infinite is an error wrapping ErrNotFinite.
+func (t Terms) Cost(u Use) (decimal.Decimal, error) {
+	var q quantities
+	c := t.OneOff.Add(t.PerOffer)
+	if u.Nodes != 0 {
+		c = c.Add(t.FixedPerNode.Mul(q.dec("nodes", u.Nodes)))
+	}
+	if u.NodeHours != 0 {
+		c = c.Add(t.VariablePerNodeHour.Mul(q.dec("node-hours", u.NodeHours)))
+	}
+	if q.err != nil {
+		return decimal.Zero, q.err
+	}
+	return c, nil
+}
+
+// Terms returns the cost terms of the prepared workload on o (see Terms). It
+// validates o and checks Compatible, as Evaluate does, and returns the same
+// errors.
+func (p *Prepared) Terms(o provider.Offer) (Terms, error) {
+	m, err := p.newModel(o, false)
+	if err != nil {
+		return Terms{}, err
+	}
+	return m.terms()
+}
+
+// CostTerms is Prepare(w, a) followed by Terms(o).
+func CostTerms(w workload.Workload, o provider.Offer, a Assumptions) (Terms, error) {
+	p, err := prepare(w, a, &o)
+	if err != nil {
+		return Terms{}, err
+	}
+	m, err := p.newModel(o, true)
+	if err != nil {
+		return Terms{}, err
+	}
+	return m.terms()
+}
+
+// terms splits the model's bill into linear terms.
+func (m *model) terms() (Terms, error) {
+	o := m.o
+	d := m.rep.Derivation
+	t := Terms{
+		Workload: m.w.Name, Offer: o.ID, Currency: o.Currency, Horizon: m.rep.Horizon,
+		GPUsPerNode: o.GPUsPerNode, SpeedFactor: d.SpeedFactor, Efficiency: d.Efficiency,
+		Interruptible: m.pr.interruptible, MaxNodes: o.Availability.MaxNodes,
+		FillProbability: o.Availability.FillProbability, StartDelay: m.rep.StartDelay,
+		Committed: m.committedCapacity(), Stretch: 1,
+	}
+	if mt := m.pr.metering; mt != nil {
+		t.Increment, t.Minimum = mt.Granularity()
+		if t.Committed {
+			t.Term = m.pr.granularity()
+		}
+	} else if c, ok := provider.As[provider.Committer](o.Pricing); ok {
+		t.Term = c.Commitment()
+	}
+	final := m.stages[len(m.stages)-1].usage
+	pre := m.stages[m.preSetup].usage
+	q := m.useNodeHours
+	t.Own.NodeHours = q
+	qd := decimal.Zero
+	if q > 0 {
+		qd = dec(q)
+	}
+	var lines []TermLine
+	add := func(c provider.Category, label string, k TermKind, owner Owner, tm provider.Timing, amount decimal.Decimal) {
+		if !amount.IsZero() {
+			lines = append(lines, TermLine{Category: c, Label: label, Kind: k, Owner: owner, Timing: tm, Amount: amount})
+		}
+	}
+	// variable turns an amount at the workload's own use into a line per
+	// node-hour of use, or once when there is no use.
+	variable := func(c provider.Category, label string, tm provider.Timing, atUse decimal.Decimal) {
+		if qd.IsZero() {
+			add(c, label, OneOff, OwnerWorkload, tm, atUse)
+			return
+		}
+		add(c, label, Variable, OwnerWorkload, tm, atUse.DivRound(qd, provider.Precision))
+	}
+	fee := decimal.Zero
+	if h := o.Hidden.PlatformFeeFraction; h > 0 && m.a.includes(provider.Fees) {
+		fee = dec(h)
+	}
+	// pricing collects the pricing's lines at the workload's own use, for
+	// the credits.
+	var pricing []provider.Charge
+	priced := func(c provider.Category, label string, tm provider.Timing, amount decimal.Decimal) {
+		pricing = append(pricing, provider.Charge{Category: c, Label: label, Amount: amount, Timing: tm})
+	}
+	lin, linear := m.pr.base.(provider.Linear)
+	var rates []provider.Rate
+	if linear {
+		var err error
+		if rates, err = lin.Rates(final.Horizon); err != nil {
+			return Terms{}, err
+		}
+	}
+	switch {
+	case linear:
+		nodes := decimal.NewFromInt(int64(m.nodes))
+		busy := dec(float64(final.Nodes) * final.BusyFraction).Mul(hoursDec(final.Horizon))
+		billedPre, billedFinal := m.billedHours(pre), m.billedHours(final)
+		held := decimal.Zero
+		if m.pr.metering != nil && t.Committed {
+			held = hoursDec(m.pr.metering.BilledDuration(final.Horizon))
+		}
+		if !qd.IsZero() && m.pr.metering != nil && held.IsZero() {
+			t.Stretch, _ = billedPre.DivRound(qd, provider.Precision).Float64()
+		}
+		if !held.IsZero() {
+			t.Own.Nodes, _ = billedPre.DivRound(held, provider.Precision).Float64()
+		} else if m.pr.metering == nil {
+			t.Own.Nodes = float64(m.nodes)
+		}
+		for _, r := range rates {
+			if !m.a.includes(r.Category) {
+				continue
+			}
+			feeable := r.Category == provider.Compute || r.Category == provider.Commitment
+			switch r.Basis {
+			case provider.PerNode:
+				add(r.Category, r.Label, Fixed, OwnerOffer, r.Timing, r.Amount)
+				priced(r.Category, r.Label, r.Timing, r.Amount.Mul(nodes))
+				if feeable {
+					add(provider.Fees, "platform fee on "+r.Label, Fixed, OwnerOffer, provider.Spread, r.Amount.Mul(fee))
+				}
+			case provider.PerBusyNodeHour:
+				atUse := r.Amount.Mul(busy)
+				variable(r.Category, r.Label, r.Timing, atUse)
+				priced(r.Category, r.Label, r.Timing, atUse)
+				if feeable {
+					variable(provider.Fees, "platform fee on "+r.Label, provider.Spread, atUse.Mul(fee))
+				}
+			case provider.PerBilledNodeHour:
+				atUse, setup := r.Amount.Mul(billedPre), r.Amount.Mul(billedFinal.Sub(billedPre))
+				if !held.IsZero() { // a short commitment: a node held, in whole increments
+					add(r.Category, r.Label, Fixed, OwnerOffer, r.Timing, r.Amount.Mul(held))
+					if feeable {
+						add(provider.Fees, "platform fee on "+r.Label, Fixed, OwnerOffer, provider.Spread, r.Amount.Mul(held).Mul(fee))
+					}
+				} else {
+					variable(r.Category, r.Label, r.Timing, atUse)
+					if feeable {
+						variable(provider.Fees, "platform fee on "+r.Label, provider.Spread, atUse.Mul(fee))
+					}
+				}
+				add(provider.Setup, "GPU time held during setup", OneOff, OwnerWorkload, r.Timing, setup)
+				if feeable {
+					add(provider.Fees, "platform fee on setup GPU time", OneOff, OwnerWorkload, provider.Spread, setup.Mul(fee))
+				}
+				priced(r.Category, r.Label, r.Timing, atUse.Add(setup))
+			}
+		}
+	default:
+		// A mode that is not Linear: its bill at the workload's own use, as
+		// a fixed cost of the nodes held (committed) or per node-hour of use.
+		cs, err := m.charges(final)
+		if err != nil {
+			return Terms{}, err
+		}
+		for _, c := range cs {
+			feeable := c.Category == provider.Compute || c.Category == provider.Commitment
+			switch {
+			case t.Committed && m.nodes > 0:
+				t.Own.Nodes = float64(m.nodes)
+				per := c.Amount.DivRound(decimal.NewFromInt(int64(m.nodes)), provider.Precision)
+				add(c.Category, c.Label, Fixed, OwnerOffer, c.Timing, per)
+				if feeable {
+					add(provider.Fees, "platform fee on "+c.Label, Fixed, OwnerOffer, provider.Spread, per.Mul(fee))
+				}
+			default:
+				variable(c.Category, c.Label, c.Timing, c.Amount)
+				if feeable {
+					variable(provider.Fees, "platform fee on "+c.Label, provider.Spread, c.Amount.Mul(fee))
+				}
+			}
+			priced(c.Category, c.Label, c.Timing, c.Amount)
+		}
+	}
+	// Credits: what the offer's wrappers take off the pricing's lines.
+	if len(m.pr.wrappers) > 0 {
+		before := provider.Total(pricing)
+		cs := pricing
+		for i := len(m.pr.wrappers) - 1; i >= 0; i-- {
+			cs = m.pr.wrappers[i].Apply(cs)
+		}
+		add(provider.CreditCategory, "credit", PerOffer, OwnerOffer, provider.Upfront, provider.Total(cs).Sub(before))
+	}
+	// The lines of the hidden-cost profile: once per placement, or per offer
+	// for its staff. (Platform fees are with the lines they are charged on.)
+	others, err := m.otherLines(nil, m.holdHours, nil, m.rep.StartDelay, m.rep.Finish)
+	if err != nil {
+		return Terms{}, err
+	}
+	for _, l := range others {
+		k := OneOff
+		if l.Owner == OwnerOffer {
+			k = PerOffer
+		}
+		add(l.Category, l.Label, k, l.Owner, l.Timing, l.Amount)
+	}
+	t.Lines = lines
+	t.FixedPerNode, t.VariablePerNodeHour, t.OneOff, t.PerOffer = decimal.Zero, decimal.Zero, decimal.Zero, decimal.Zero
+	for _, l := range lines {
+		switch l.Kind {
+		case Fixed:
+			t.FixedPerNode = t.FixedPerNode.Add(l.Amount)
+		case Variable:
+			t.VariablePerNodeHour = t.VariablePerNodeHour.Add(l.Amount)
+		case OneOff:
+			t.OneOff = t.OneOff.Add(l.Amount)
+		case PerOffer:
+			t.PerOffer = t.PerOffer.Add(l.Amount)
+		}
+	}
+	return t, nil
+}
+
+// billedHours returns the billed node-hours of u's runs under the offer's
+// metering, exactly, or the node-hours held for committed pricing.
+func (m *model) billedHours(u provider.Usage) decimal.Decimal {
+	if m.pr.metering == nil {
+		return decimal.NewFromInt(int64(u.Nodes)).Mul(hoursDec(u.Horizon))
+	}
+	ns := decimal.Zero
+	for _, r := range u.Runs {
+		if r.Count <= 0 || r.Nodes <= 0 {
+			continue
+		}
+		b := decimal.NewFromInt(int64(m.pr.metering.BilledDuration(r.Length)))
+		ns = ns.Add(b.Mul(decimal.NewFromInt(int64(r.Count) * int64(r.Nodes))))
+	}
+	return ns.DivRound(nsPerHourDec, provider.Precision)
+}
+
+var nsPerHourDec = decimal.NewFromInt(int64(time.Hour))
+
+// hoursDec returns d in hours as a decimal.
+func hoursDec(d time.Duration) decimal.Decimal {
+	return decimal.NewFromInt(int64(d)).DivRound(nsPerHourDec, provider.Precision)
+}
