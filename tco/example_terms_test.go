@@ -35,9 +35,9 @@ func ExampleRank() {
 	fmt.Printf("%d ranked, %d excluded: %d by requirements, %d by fit\n", len(ranking.Reports), len(ranking.Excluded),
 		checks[tco.CheckRequirements], checks[tco.CheckFit])
 	// Output:
-	// aws-p4d-a100-40gb-spot            242588.14
-	// aws-p5-h100-spot                  536172.56
-	// aws-p5en-h200-spot                882218.88
+	// aws-p4d-a100-40gb-spot            242586.61
+	// aws-p5-h100-spot                  536170.23
+	// aws-p5en-h200-spot                882213.04
 	// 23 ranked, 15 excluded: 8 by requirements, 7 by fit
 }
 
@@ -79,5 +79,5 @@ func ExamplePrepared_Terms() {
 	// aws-p5-h100-reserved-1y: committed true, fixed 284468.74 per node, variable 0.00 per node-hour, one-off 7854.90
 	//   own use 8 nodes, 45747 node-hours: 2283604.79 = Evaluate 2283604.79
 	// aws-p5-h100-ondemand: committed false, fixed 0.00 per node, variable 55.05 per node-hour, one-off 18422.58
-	//   own use 0 nodes, 45747 node-hours: 2536752.32 = Evaluate 2536752.32
+	//   own use 0 nodes, 45747 node-hours: 2536736.29 = Evaluate 2536736.29
 }

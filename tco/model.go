@@ -257,8 +257,8 @@ func (m *model) service() error {
 	restart := w.Interruption.RestartTime.Hours()
 	m.svcRuns, m.svcNodeHours = runs, nodeHours
 	// Each preemption or failure costs a restart (and recovery) on a
-	// replacement node: run lengths stretch by e^{rate·R}, the factor of the
-	// stateless model.
+	// replacement node: the node-hours grow by the factor e^{rate·R} of the
+	// stateless model, and the extra time is billed as runs of its own.
 	stretchBy := func(what string, rate, r float64) (float64, error) {
 		x := rate * r
 		longest := 0.0
@@ -279,7 +279,7 @@ func (m *model) service() error {
 		d.ExpectedPreemptions = nodeHours * rate
 		if f > 1 {
 			m.svcSpot = interruption{rate, restart}
-			runs = stretch(runs, f)
+			runs = withLostTime(runs, runHours(runs)*(f-1), d.ExpectedPreemptions)
 			m.stages = append(m.stages, stage{provider.Preemption, "spot preemptions and restarts", m.serviceUsage(runs, 0)})
 		}
 	}
@@ -292,7 +292,7 @@ func (m *model) service() error {
 		d.ExpectedFailures = runHours(runs) / mtbf
 		if f > 1 {
 			m.svcFail = interruption{1 / mtbf, rec}
-			runs = stretch(runs, f)
+			runs = withLostTime(runs, runHours(runs)*(f-1), d.ExpectedFailures)
 			m.stages = append(m.stages, stage{provider.Recovery, "node failures and recovery", m.serviceUsage(runs, 0)})
 		}
 	}
