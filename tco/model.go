@@ -101,13 +101,22 @@ func (p *Prepared) newModel(o provider.Offer, validated bool) (*model, error) {
 }
 
 // jobUsage is the usage of a finite job that holds its gang for wall hours
-// with the given expected preemptions and setup hours.
+// with the given expected preemptions and setup hours. The gang is held from
+// setup into its first run without a break, so setup and that run are one
+// run, billed once: on a weekly increment, 4 hours of setup and a 63-hour job
+// are one week, not two.
 func (m *model) jobUsage(wall, preemptions, setup float64) provider.Usage {
 	hold := max(m.fixedHours, setup+wall)
 	count := 1 + int(math.Round(preemptions))
-	runs := []provider.Run{{Length: hoursToDuration(wall / float64(count)), Count: count, Nodes: m.nodes}}
+	each := wall / float64(count)
+	runs := []provider.Run{{Length: hoursToDuration(each), Count: count, Nodes: m.nodes}}
 	if setup > 0 {
-		runs = append(runs, provider.Run{Length: hoursToDuration(setup), Count: 1, Nodes: m.nodes})
+		first := provider.Run{Length: hoursToDuration(setup + each), Count: 1, Nodes: m.nodes}
+		if count == 1 {
+			runs = []provider.Run{first}
+		} else {
+			runs = []provider.Run{first, {Length: hoursToDuration(each), Count: count - 1, Nodes: m.nodes}}
+		}
 	}
 	busy := 0.0
 	if hold > 0 {

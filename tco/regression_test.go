@@ -238,3 +238,24 @@ func TestRecoveryOnCoarseBilling(t *testing.T) {
 		})
 	}
 }
+
+// TestSetupIsOneRunWithTheJob: setup holds the gang right before the job's
+// first run, so both are one run, billed once. On the weekly-billed
+// lambda-1cc-h100-weekly, 4 hours of setup and a 63-hour job once billed two
+// weeks (2,688 GPU-hours, $5,363 of setup GPU time); they fit in one.
+func TestSetupIsOneRunWithTheJob(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := cat.Offers.Find("lambda-1cc-h100-weekly")
+	w := evalJob(8, 8*63)
+	w.Interruption = workload.Interruption{Tolerance: workload.Checkpointed, CheckpointTime: 2 * time.Minute, RestartTime: 5 * time.Minute}
+	r := evaluate(t, w, o, tco.Assumptions{Exclude: []provider.Category{provider.Recovery}})
+	if r.BilledGPUHours != 8*168 {
+		t.Errorf("billed %.0f GPU-hours, want one week of 8 GPUs (1,344)", r.BilledGPUHours)
+	}
+	if got := r.Line(provider.Setup); got.GreaterThan(decimal.NewFromInt(4 * 100)) {
+		t.Errorf("setup lines = %s, want no GPU time beyond the engineer's 4 h", got)
+	}
+}
