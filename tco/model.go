@@ -360,6 +360,53 @@ func (m *model) timeline() {
 	}
 	r.Finish = satAdd(r.StartDelay, r.TransferTime, hoursToDuration(m.setupHours), r.WallTime)
 	r.DeadlineMet = w.Deadline == 0 || r.Finish <= w.Deadline
+	if !r.DeadlineMet && !w.IsService() {
+		r.GPUsToMeetDeadline = m.gpusToMeetDeadline()
+	}
+}
+
+// maxGangGrowth bounds the gangs gpusToMeetDeadline tries, in multiples of
+// the nodes held.
+const maxGangGrowth = 64
+
+// gpusToMeetDeadline returns the GPUs of the smallest gang of whole nodes,
+// larger than the one priced, whose expected finish meets the deadline on
+// this offer, or 0. Each gang is priced by the job's wall-time model: the
+// work divided among its GPUs, its interconnect's efficiency, and
+// interruption rates that grow with its nodes.
+func (m *model) gpusToMeetDeadline() int {
+	r, w, o := &m.rep, m.w, m.o
+	fixed := satAdd(r.StartDelay, r.TransferTime, hoursToDuration(m.setupHours))
+	if fixed >= w.Deadline || m.nodes <= 0 {
+		return 0
+	}
+	avail := (w.Deadline - fixed).Hours()
+	speed := r.Derivation.SpeedFactor
+	gpn := o.GPUsPerNode
+	limit := m.nodes * maxGangGrowth
+	if o.Availability.MaxNodes > 0 {
+		limit = min(limit, o.Availability.MaxNodes)
+	}
+	ic := w.Requirements.Interconnect
+	for nodes := m.nodes + 1; nodes <= limit; nodes++ {
+		eff := 1.0
+		if nodes > 1 && !interconnectOK(ic, o.Interconnect) {
+			if ic.BelowFabric != workload.Slower {
+				return 0
+			}
+			if m.a.includes(provider.Inefficiency) {
+				eff = ic.Efficiency
+			}
+		}
+		wm := m.wm
+		wm.spotRate *= float64(nodes) / float64(m.nodes)
+		wm.failRate *= float64(nodes) / float64(m.nodes)
+		res, err := wm.expect(w.WorkGPUHours/(speed*float64(nodes*gpn))/eff, m.spotOn, m.failOn)
+		if err == nil && res.wall <= avail {
+			return nodes * gpn
+		}
+	}
+	return 0
 }
 
 // stockWait is the expected wait for stock, as Evaluate charges it.

@@ -64,6 +64,14 @@ type Report struct {
 	Deadline time.Duration
 	// DeadlineMet reports whether Finish ≤ Deadline (true without a deadline).
 	DeadlineMet bool
+	// GPUsToMeetDeadline is, for a finite job that misses its deadline, the
+	// smallest gang in whole nodes of this offer (at most 64 times the nodes
+	// held, within the offer's stock limit and interconnect) whose expected
+	// finish meets it, with the same start delay, transfer and setup and the
+	// interruptions of the larger gang; zero when the deadline is met or no
+	// such gang exists — for one, when StartDelay, TransferTime and setup
+	// alone take longer than the deadline.
+	GPUsToMeetDeadline int
 	// Derivation says how the figures were derived.
 	Derivation Derivation
 }
@@ -302,21 +310,30 @@ func (r Report) String() string {
 	}
 	fmt.Fprintf(&b, "finish after %s", fmtDuration(r.Finish))
 	if r.Deadline > 0 {
-		verdict := "met"
-		if !r.DeadlineMet {
-			verdict = "MISSED"
+		if r.DeadlineMet {
+			fmt.Fprintf(&b, "; deadline %s met", fmtDuration(r.Deadline))
+		} else {
+			fmt.Fprintf(&b, "; deadline %s MISSED by %s (start delay %s + transfer %s + setup %s + wall %s)",
+				fmtDuration(r.Deadline), fmtDuration(r.Finish-r.Deadline), fmtDuration(r.StartDelay),
+				fmtDuration(r.TransferTime), fmtDuration(hoursToDuration(d.SetupHours)), fmtDuration(r.WallTime))
+			if r.GPUsToMeetDeadline > 0 {
+				fmt.Fprintf(&b, "; %d GPUs would meet it", r.GPUsToMeetDeadline)
+			} else {
+				b.WriteString("; no larger gang on this offer meets it")
+			}
 		}
-		fmt.Fprintf(&b, "; deadline %s %s", fmtDuration(r.Deadline), verdict)
 	}
 	b.WriteString("\n")
 	return b.String()
 }
 
-// fmtDuration prints a duration in days and hours, or minutes when short.
+// fmtDuration prints a duration precisely enough to compare it with
+// another: minutes below an hour, hours with one decimal below ten days,
+// days with one decimal (and the hours) beyond.
 func fmtDuration(d time.Duration) string {
 	switch {
-	case d >= 48*time.Hour:
-		return fmt.Sprintf("%.1fd", d.Hours()/24)
+	case d >= 240*time.Hour:
+		return fmt.Sprintf("%.1fd (%.0fh)", d.Hours()/24, d.Hours())
 	case d >= time.Hour:
 		return fmt.Sprintf("%.1fh", d.Hours())
 	}
@@ -381,6 +398,7 @@ type reportJSON struct {
 	Finish               provider.Duration `json:"finish"`
 	Deadline             provider.Duration `json:"deadline"`
 	DeadlineMet          bool              `json:"deadlineMet"`
+	GPUsToMeetDeadline   int               `json:"gpusToMeetDeadline,omitempty"`
 	Derivation           derivationJSON    `json:"derivation"`
 }
 
@@ -396,7 +414,7 @@ func (r Report) MarshalJSON() ([]byte, error) {
 		CostPerUsefulGPUHour: r.CostPerUsefulGPUHour, CostPerWorkUnit: r.CostPerWorkUnit,
 		WallTime: provider.Duration(r.WallTime), StartDelay: provider.Duration(r.StartDelay),
 		TransferTime: provider.Duration(r.TransferTime), Finish: provider.Duration(r.Finish),
-		Deadline: provider.Duration(r.Deadline), DeadlineMet: r.DeadlineMet,
+		Deadline: provider.Duration(r.Deadline), DeadlineMet: r.DeadlineMet, GPUsToMeetDeadline: r.GPUsToMeetDeadline,
 		Derivation: derivationJSON{
 			Nodes: d.Nodes, GPUs: d.GPUs, GPUsPerNode: d.GPUsPerNode, SpeedFactor: d.SpeedFactor,
 			Efficiency: d.Efficiency, CheckpointInterval: provider.Duration(d.CheckpointInterval),

@@ -5,14 +5,17 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gputco/gputco/provider"
 	"github.com/gputco/gputco/tco"
+	"github.com/gputco/gputco/workload"
 	"github.com/gputco/gputco/workload/workloadtest"
 	"github.com/shopspring/decimal"
 )
@@ -205,5 +208,46 @@ func TestReportMarshalJSON(t *testing.T) {
 				t.Errorf("derivation.checkpointInterval = %q, want %q", s, r.Derivation.CheckpointInterval)
 			}
 		})
+	}
+}
+
+// TestDeadlineAdvice: a missed deadline is printed with the precision to
+// see by how much and why, and the report names the smallest gang of whole
+// nodes that meets it — which Evaluate, run with that gang, confirms, while
+// one node fewer still misses.
+func TestDeadlineAdvice(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := cat.Offers.Find("aws-p5-h100-ondemand")
+	w := workload.Workload{Name: "3-day job", Kind: workload.Training, GPUs: 8, WorkGPUHours: 8 * 60, Deadline: 72 * time.Hour,
+		Interruption: workload.Interruption{Tolerance: workload.Checkpointed, CheckpointTime: 2 * time.Minute, RestartTime: 5 * time.Minute}}
+	r, err := tco.Evaluate(w, o, tco.Assumptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.DeadlineMet || r.GPUsToMeetDeadline == 0 || r.GPUsToMeetDeadline%o.GPUsPerNode != 0 {
+		t.Fatalf("deadline met %v, GPUs to meet it %d; want a miss and a gang of whole nodes", r.DeadlineMet, r.GPUsToMeetDeadline)
+	}
+	s := r.String()
+	for _, want := range []string{"deadline 72.0h MISSED by ", fmt.Sprintf("%d GPUs would meet it", r.GPUsToMeetDeadline), "wall 60."} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q:\n%s", want, s)
+		}
+	}
+	for _, tt := range []struct {
+		gpus int
+		met  bool
+	}{{r.GPUsToMeetDeadline, true}, {r.GPUsToMeetDeadline - o.GPUsPerNode, false}} {
+		big := w
+		big.GPUs = tt.gpus
+		rb, err := tco.Evaluate(big, o, tco.Assumptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rb.DeadlineMet != tt.met {
+			t.Errorf("with %d GPUs: finish %v, deadline met %v, want %v", tt.gpus, rb.Finish, rb.DeadlineMet, tt.met)
+		}
 	}
 }
