@@ -389,6 +389,9 @@ func (m *model) gpusToMeetDeadline() int {
 	}
 	ic := w.Requirements.Interconnect
 	for nodes := m.nodes + 1; nodes <= limit; nodes++ {
+		if !gangOK(&ic, nodes*gpn, nodes, o.Interconnect) {
+			return 0
+		}
 		eff := 1.0
 		if nodes > 1 && !interconnectOK(ic, o.Interconnect) {
 			if ic.BelowFabric != workload.Slower {

@@ -74,8 +74,9 @@ type Workload struct {
 func (w Workload) IsService() bool { return w.Demand != nil }
 
 // Requirements restrict the offers that can run a workload. The zero value
-// accepts every model of the default speed table on any fabric, isolation and
-// jurisdiction.
+// accepts every model of the default speed table, any isolation and
+// jurisdiction, and any fabric — but a finite job's gang that spans nodes
+// needs one (see Interconnect.Independent).
 type Requirements struct {
 	// MinMemoryGiB is the minimum memory per GPU in GiB; 0 = no minimum.
 	MinMemoryGiB float64
@@ -86,7 +87,8 @@ type Requirements struct {
 	// be finite and > 0.
 	Models map[string]float64
 	// Interconnect is the minimum node-to-node interconnect for a gang that
-	// spans nodes; it does not apply to single-node work.
+	// spans nodes, and whether the gang may span nodes at all; it does not
+	// apply to single-node work, nor to a service's replicas.
 	Interconnect Interconnect
 	// MinIsolation is the weakest acceptable isolation; the zero value, Shared, accepts all.
 	MinIsolation Isolation
@@ -95,8 +97,9 @@ type Requirements struct {
 	Jurisdictions []string
 }
 
-// Interconnect is the minimum interconnect of a multi-node gang. The zero
-// value is no requirement.
+// Interconnect is the minimum interconnect of a finite job's gang. The zero
+// value asks only that a gang spanning nodes has a fabric between them
+// (any but NoFabric): GPUs of one gang talk to each other.
 type Interconnect struct {
 	// Fabric is the slowest acceptable fabric; NoFabric = no requirement.
 	Fabric Fabric
@@ -108,6 +111,14 @@ type Interconnect struct {
 	// Efficiency is the fraction of full speed kept on a slower interconnect,
 	// in (0, 1]; used, and required, only when BelowFabric == Slower.
 	Efficiency float64
+	// Independent says the gang's GPUs do not talk to each other across
+	// nodes (independent shards), so the gang may span nodes that have no
+	// fabric. Without it, such nodes are incompatible, whatever Fabric says.
+	Independent bool
+	// SingleNode says the gang must run within one node.
+	SingleNode bool
+	// NVLink says the GPUs within a node must be linked by NVLink/NVSwitch.
+	NVLink bool
 }
 
 // Interruption is the interruption tolerance of a workload. The zero value
