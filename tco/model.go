@@ -348,6 +348,10 @@ func (m *model) timeline() {
 	o, w := m.o, m.w
 	r := &m.rep
 	r.StartDelay = satAdd(o.LeadTime(), m.stockWait())
+	r.Coverage = 1
+	if w.IsService() && r.StartDelay > 0 && r.Horizon > 0 {
+		r.Coverage = max(0, 1-r.StartDelay.Hours()/r.Horizon.Hours())
+	}
 	if m.moves() {
 		gbps := o.Hidden.TransferGbps
 		if gbps == 0 {

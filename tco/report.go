@@ -56,6 +56,14 @@ type Report struct {
 	WallTime time.Duration
 	// StartDelay is the lead time plus the expected wait for stock.
 	StartDelay time.Duration
+	// Coverage is, for a service, the fraction of the horizon during which
+	// its capacity exists: 1 − StartDelay/Horizon, at least 0. A service
+	// cannot be served before its capacity is there — an owned server's
+	// 9-month procurement covers only a quarter of a one-year horizon —
+	// while the lines price the whole horizon; the part not covered must be
+	// bought elsewhere, or priced with the workload's CostOfDelayPerDay. It
+	// is 1 for a finite job, whose Finish counts the delay.
+	Coverage float64
 	// TransferTime is the time to move the dataset to the offer.
 	TransferTime time.Duration
 	// Finish is StartDelay + TransferTime + setup + WallTime.
@@ -308,6 +316,9 @@ func (r Report) String() string {
 		fmt.Fprintf(&b, "wall time %s (checkpoint every %s, %.2f preemptions, %.2f failures expected)\n",
 			fmtDuration(r.WallTime), fmtDuration(d.CheckpointInterval), d.ExpectedPreemptions, d.ExpectedFailures)
 	}
+	if r.StartDelay > 0 && r.Coverage < 1 {
+		fmt.Fprintf(&b, "capacity from %s: only %.1f%% of the horizon is served\n", fmtDuration(r.StartDelay), r.Coverage*100)
+	}
 	fmt.Fprintf(&b, "finish after %s", fmtDuration(r.Finish))
 	if r.Deadline > 0 {
 		if r.DeadlineMet {
@@ -394,6 +405,7 @@ type reportJSON struct {
 	CostPerWorkUnit      decimal.Decimal   `json:"costPerWorkUnit"`
 	WallTime             provider.Duration `json:"wallTime"`
 	StartDelay           provider.Duration `json:"startDelay"`
+	Coverage             float64           `json:"coverage"`
 	TransferTime         provider.Duration `json:"transferTime"`
 	Finish               provider.Duration `json:"finish"`
 	Deadline             provider.Duration `json:"deadline"`
@@ -412,7 +424,7 @@ func (r Report) MarshalJSON() ([]byte, error) {
 		DiscountRatePerYear: r.DiscountRatePerYear, PresentValue: r.PresentValue, CashFlow: r.CashFlow,
 		BilledGPUHours: r.BilledGPUHours, UsefulGPUHours: r.UsefulGPUHours, WorkGPUHours: r.WorkGPUHours,
 		CostPerUsefulGPUHour: r.CostPerUsefulGPUHour, CostPerWorkUnit: r.CostPerWorkUnit,
-		WallTime: provider.Duration(r.WallTime), StartDelay: provider.Duration(r.StartDelay),
+		WallTime: provider.Duration(r.WallTime), StartDelay: provider.Duration(r.StartDelay), Coverage: r.Coverage,
 		TransferTime: provider.Duration(r.TransferTime), Finish: provider.Duration(r.Finish),
 		Deadline: provider.Duration(r.Deadline), DeadlineMet: r.DeadlineMet, GPUsToMeetDeadline: r.GPUsToMeetDeadline,
 		Derivation: derivationJSON{

@@ -251,3 +251,34 @@ func TestDeadlineAdvice(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceCoverage: a service cannot be served before its capacity
+// exists. On the default 8×H100 server, with its 9-month procurement, a
+// one-year service is covered from the lead time on — about a quarter of
+// the horizon — and the report says so; it was reported as costed for the
+// whole year with nothing amiss.
+func TestServiceCoverage(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, _ := cat.Offers.Find("self-8x-h100-server")
+	w := workload.Workload{Name: "svc", Kind: workload.Inference, GPUs: 8, Demand: workload.Constant{Value: 1}, Horizon: provider.Year,
+		Interruption: workload.Interruption{Tolerance: workload.Stateless}}
+	r, err := tco.Evaluate(w, own, tco.Assumptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 1 - r.StartDelay.Hours()/provider.Year.Hours()
+	if r.StartDelay < own.LeadTime() || r.Coverage != want || want > 0.25 {
+		t.Errorf("start delay %v, coverage %g; want the lead time %v or more and coverage %g ≤ 25 %%", r.StartDelay, r.Coverage, own.LeadTime(), want)
+	}
+	if s := r.String(); !strings.Contains(s, "capacity from 273.8d (6571h): only 25.0% of the horizon is served") {
+		t.Errorf("report does not say what is served:\n%s", s)
+	}
+	job := workload.Workload{Name: "job", Kind: workload.Training, GPUs: 8, WorkGPUHours: 80,
+		Interruption: workload.Interruption{Tolerance: workload.Checkpointed, CheckpointTime: time.Minute}}
+	if r, err := tco.Evaluate(job, own, tco.Assumptions{}); err != nil || r.Coverage != 1 {
+		t.Errorf("a finite job: coverage %g, %v; want 1 (its finish counts the delay)", r.Coverage, err)
+	}
+}

@@ -206,6 +206,11 @@ func render(w io.Writer, cat provider.Catalog, own provider.Offer, opt options, 
 			fmt.Fprintln(w)
 		}
 	}
+	if own := rows[0].owns; own.Coverage < 1 {
+		fmt.Fprintf(w, "Capacity from month %.1f (lead time and expected stock wait): owning serves only %.1f%% of the horizon;\n"+
+			"the totals price all of it, so rent until then or set a cost of delay\n",
+			own.StartDelay.Hours()/provider.Month.Hours(), own.Coverage*100)
+	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "RENT OFFER\tMODE\t$/GPU-H\tBREAK-EVEN\tOWN CHEAPER AT\tOWN CHEAPER FROM\tRENT @%.0f%%\tOWN @%.0f%%\tVERDICT\n", opt.util*100, opt.util*100)

@@ -35,6 +35,11 @@ func TestRunDefault(t *testing.T) {
 	if !strings.Contains(text, "Credited at the end: resale value at market ") || !strings.Contains(text, "(an estimate)") {
 		t.Errorf("no line saying the market resale value is credited, in:\n%s", text)
 	}
+	// The server's 9-month procurement: the first quarter of the 3 years is
+	// not served by owning.
+	if !strings.Contains(text, "Capacity from month 9.0 (lead time and expected stock wait): owning serves only 75.0% of the horizon") {
+		t.Errorf("no line saying what owning serves, in:\n%s", text)
+	}
 	// The catalog is fresh, but most offers' own figures are not: the AWS
 	// on-demand price dates from June 2025.
 	if w := warn.String(); strings.Contains(w, "catalog dated") ||
