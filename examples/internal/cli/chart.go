@@ -95,8 +95,19 @@ func (CountTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// Line adds a named line through xs, ys to p in the i-th colour.
+// Line adds a named line through xs, ys to p: the i-th of Palette's seven
+// colours, solid for the first seven series and dashed for the next seven,
+// and so on.
 func Line(p *plot.Plot, name string, i int, xs, ys []float64) error {
+	return line(p, name, xs, ys, Colour(i%7), vg.Points(2), (i/7)%2 == 1)
+}
+
+// Emphasis adds a thick black line: the reference series of a chart.
+func Emphasis(p *plot.Plot, name string, xs, ys []float64) error {
+	return line(p, name, xs, ys, Palette[7], vg.Points(3.5), false)
+}
+
+func line(p *plot.Plot, name string, xs, ys []float64, c color.Color, width vg.Length, dashed bool) error {
 	if len(xs) != len(ys) {
 		return fmt.Errorf("chart: series %s: %d x values for %d y values", name, len(xs), len(ys))
 	}
@@ -108,8 +119,11 @@ func Line(p *plot.Plot, name string, i int, xs, ys []float64) error {
 	if err != nil {
 		return fmt.Errorf("chart: series %s: %w", name, err)
 	}
-	l.Color = Colour(i)
-	l.Width = vg.Points(2)
+	l.Color = c
+	l.Width = width
+	if dashed {
+		l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+	}
 	p.Add(l)
 	p.Legend.Add(name, l)
 	return nil
