@@ -130,9 +130,15 @@ func moneyInBounds(d decimal.Decimal) bool {
 // includes reports whether category c is priced.
 func (a Assumptions) includes(c provider.Category) bool { return !slices.Contains(a.Exclude, c) }
 
+// Defaults as decimals.
+var (
+	defaultEngineerRate = decimal.NewFromInt(DefaultEngineerCostPerHour)
+	defaultSourceEgress = decimal.New(DefaultSourceEgressCentsPerGB, -2)
+)
+
 func (a Assumptions) engineerRate() decimal.Decimal {
 	if a.EngineerCostPerHour.IsZero() {
-		return decimal.NewFromInt(DefaultEngineerCostPerHour)
+		return defaultEngineerRate
 	}
 	return a.EngineerCostPerHour
 }
@@ -142,7 +148,7 @@ func (a Assumptions) sourceEgress() decimal.Decimal {
 	case a.FreeSourceEgress:
 		return decimal.Zero
 	case a.SourceEgressPerGB.IsZero():
-		return decimal.New(DefaultSourceEgressCentsPerGB, -2)
+		return defaultSourceEgress
 	}
 	return a.SourceEgressPerGB
 }

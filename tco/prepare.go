@@ -3,6 +3,7 @@ package tco
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -68,9 +69,16 @@ type demand struct {
 // the assumptions' step over the curve's period (or the horizon when the
 // curve has no period or a longer one) with workload.Discretize — the slices
 // the placement solver sees, whose peaks set the capacity held. The mean GPU
-// use priced is workload.Mean over the horizon, whatever the step. It returns every problem joined, as Evaluate
-// does. It does not modify w or a and keeps copies of them.
-func Prepare(w workload.Workload, a Assumptions) (*Prepared, error) { return prepare(w, a, nil) }
+// use priced is workload.Mean over the horizon, whatever the step. It
+// returns every problem joined, as Evaluate does. It does not modify w or a
+// and keeps copies of them (the demand curve is kept as given: curves are
+// immutable values).
+func Prepare(w workload.Workload, a Assumptions) (*Prepared, error) {
+	// Keep copies of what the caller could change afterwards.
+	w.Requirements.Models = maps.Clone(w.Requirements.Models)
+	w.Requirements.Jurisdictions = slices.Clone(w.Requirements.Jurisdictions)
+	return prepare(w, a, nil)
+}
 
 // prepare is Prepare; a non-nil o is validated too, its problems joined
 // between the workload's and the assumptions' as Evaluate reports them.
@@ -87,7 +95,9 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 			quoted(w.Name), w.Horizon, MaxHorizon, ErrInvalidAssumptions)
 	}
 	p := &Prepared{w: w, a: a, ok: true}
-	p.a.Exclude = slices.Clone(a.Exclude)
+	if o == nil {
+		p.a.Exclude = slices.Clone(a.Exclude)
+	}
 	if h := p.fixedHorizon(); h > 0 {
 		p.sched = newSchedule(h, a.DiscountRatePerYear)
 		p.qty.fixedHours = h.Hours()
@@ -150,11 +160,24 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 	return p, nil
 }
 
-// Workload returns the prepared workload.
-func (p *Prepared) Workload() workload.Workload { return p.w }
+// Workload returns a copy of the prepared workload (its requirement map and
+// slices are the caller's to modify); the zero Workload for a nil Prepared.
+func (p *Prepared) Workload() workload.Workload {
+	if p == nil {
+		return workload.Workload{}
+	}
+	w := p.w
+	w.Requirements.Models = maps.Clone(w.Requirements.Models)
+	w.Requirements.Jurisdictions = slices.Clone(w.Requirements.Jurisdictions)
+	return w
+}
 
-// Assumptions returns the assumptions the workload was prepared under.
+// Assumptions returns a copy of the assumptions the workload was prepared
+// under; the zero Assumptions for a nil Prepared.
 func (p *Prepared) Assumptions() Assumptions {
+	if p == nil {
+		return Assumptions{}
+	}
 	a := p.a
 	a.Exclude = slices.Clone(a.Exclude)
 	return a
