@@ -167,6 +167,16 @@ func TestProblemsCapped(t *testing.T) {
 	_, err = provider.ImportOffers(strings.NewReader(header), provider.OfferImportOptions{})
 	checkCapped(t, "ImportOffers header", err, 1000-provider.MaxProblems, 200)
 
+	// Adjusting and merging catalogs of offers in error.
+	_, _, err = provider.ApplyAdjustments(cat, []provider.Adjustment{{Percent: decimal.NewFromInt(10)}})
+	checkCapped(t, "ApplyAdjustments", err, 1000-provider.MaxProblems, 200)
+	eur := provider.Catalog{Currency: "USD", AsOf: time.Now(), Offers: make(provider.Offers, 1000)}
+	for i := range eur.Offers {
+		eur.Offers[i].Currency = "EUR"
+	}
+	_, err = provider.Merge(eur)
+	checkCapped(t, "Merge", err, 1000-provider.MaxProblems, 200)
+
 	// Fewer problems than the cap are listed whole, with no count.
 	few := provider.Catalog{Currency: "USD", AsOf: time.Now(), Offers: make(provider.Offers, 3)}
 	if err := few.Validate(); len(leaves(err)) != 3*perOffer || errors.Is(err, provider.ErrTooManyProblems) {
