@@ -239,3 +239,26 @@ func TestEchoedNamesCut(t *testing.T) {
 		t.Errorf("horizon beyond MaxHorizon: message of %d bytes, want the name cut", len(fmt.Sprint(err)))
 	}
 }
+
+// TestSimulateTrialsBeyondMaxHorizon: a job restarted from scratch on
+// failing nodes, expected to hold its gang about 50 years, draws trials of
+// more than 146 years, whose wall times were cut to 146.2 years without a
+// word. A trial beyond MaxHorizon is refused, as Evaluate refuses such an
+// expectation.
+func TestSimulateTrialsBeyondMaxHorizon(t *testing.T) {
+	w := boundsJob(8, 8*6100) // 6,100 h on one node, restarted from scratch
+	w.Interruption = workload.Interruption{Tolerance: workload.NoTolerance}
+	o := boundsOffer(nil)
+	o.Hidden.NodeMTBF = 1000 * time.Hour
+	r, err := tco.Evaluate(w, o, tco.Assumptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.WallTime < 20*provider.Year || r.WallTime > 73*provider.Year {
+		t.Fatalf("fixture: expected wall time %v, want decades", r.WallTime)
+	}
+	s, err := tco.Simulate(w, o, tco.Assumptions{}, tco.SimulateOptions{Trials: 200, Seed: 1})
+	if !errors.Is(err, tco.ErrInfeasible) || !strings.Contains(fmt.Sprint(err), "MaxHorizon") {
+		t.Errorf("Simulate: %v (wall P99 %v), want ErrInfeasible naming MaxHorizon", err, s.WallTime.P99)
+	}
+}

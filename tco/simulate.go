@@ -122,12 +122,20 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 			wall  float64
 		)
 		if w.IsService() {
-			usage = m.serviceUsage(m.drawServiceRuns(src, rng), m.heldSetup)
+			runs, err := m.drawServiceRuns(src, rng)
+			if err != nil {
+				return Simulation{}, err
+			}
+			usage = m.serviceUsage(runs, m.heldSetup)
 		} else {
 			var preemptions float64
 			wall, preemptions = m.drawWall(src, rng)
 			if err := checkRuns(wall, preemptions); err != nil {
 				return Simulation{}, err
+			}
+			if held := m.heldSetup + wall; held > MaxHorizon.Hours() {
+				return Simulation{}, fmt.Errorf("tco: simulate: a trial holds capacity %.0f h (setup and drawn wall time), beyond MaxHorizon = %v: %w",
+					held, MaxHorizon, ErrInfeasible)
 			}
 			usage = m.jobUsage(wall, preemptions, m.heldSetup)
 		}
@@ -274,9 +282,9 @@ func restartPhase(exp func() float64, r float64) float64 {
 
 // drawServiceRuns draws a service's extra node-hours from preemptions and
 // failures and returns its runs stretched accordingly.
-func (m *model) drawServiceRuns(src rand.Source, rng *rand.Rand) []provider.Run {
+func (m *model) drawServiceRuns(src rand.Source, rng *rand.Rand) ([]provider.Run, error) {
 	if m.svcNodeHours == 0 {
-		return m.svcRuns
+		return m.svcRuns, nil
 	}
 	total := m.svcNodeHours
 	for _, ev := range []interruption{m.svcSpot, m.svcFail} {
@@ -291,7 +299,14 @@ func (m *model) drawServiceRuns(src rand.Source, rng *rand.Rand) []provider.Run 
 		}
 		total += extra
 	}
-	return stretch(m.svcRuns, total/m.svcNodeHours)
+	f := total / m.svcNodeHours
+	for _, r := range m.svcRuns {
+		if r.Length.Hours()*f*float64(time.Hour) >= float64(maxTime) {
+			return nil, fmt.Errorf("tco: simulate: a trial's restarts stretch a run of %v %.4g times, beyond what a duration holds: %w",
+				r.Length, f, ErrInfeasible)
+		}
+	}
+	return stretch(m.svcRuns, f), nil
 }
 
 // asLines makes lines of charges (owners are not needed for totals).
