@@ -7,8 +7,23 @@ import (
 )
 
 // Solve solves the linear program p with the built-in bounded-variable dual
-// simplex (see the package comment for the algorithm) and returns its
-// Result in p's own terms.
+// simplex and returns its Result in p's own terms.
+//
+// Algorithm: the problem is scaled (geometric-mean passes and column
+// equilibration, powers of two) and put in the internal form
+// A·x + s = 0 with one logical per row carrying the row's bounds; every
+// variable is a bounded variable (no bound rows). The basis is factorised
+// by a sparse LU (singleton passes, then right-looking Markowitz with
+// threshold pivoting) kept up to date by product-form etas and
+// refactorised every 100 updates; FTRAN and BTRAN exploit sparse
+// right-hand sides. The dual simplex uses dual steepest-edge pricing, a
+// bound-flipping ratio test with Harris tolerances and cost shifting, and
+// a cost perturbation against degeneracy; free and one-sided columns that
+// are dual infeasible are handled by a dual phase 1 on the auxiliary
+// problem with box bounds. After the perturbation is removed a bounded
+// primal simplex cleans up; it also finds the ray of an unbounded problem.
+// An optimal answer is checked with Result.Verify before it is returned
+// and refined with tighter tolerances if its unscaled certificate fails.
 //
 // An LP solved to Optimal comes with primal values, row activities, row
 // duals, reduced costs and the final basis; Infeasible with a Farkas ray;
