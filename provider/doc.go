@@ -41,6 +41,9 @@
 // error naming it:
 //   - [MaxGPUsPerNode] bounds Offer.GPUsPerNode (2¹⁶);
 //   - [MaxExponent] bounds the decimal exponent of money amounts (±64);
+//   - [MaxChargeExponent] bounds the decimal exponent of the amounts a
+//     pricing, a custom one included, returns (±4096), through
+//     [CheckCharges] and [CheckRates];
 //   - [MaxNumberLen] bounds the text of a number in CSV and of a money
 //     amount in JSON ([Amount]) to 64 characters;
 //   - [MaxPricingDepth] bounds a chain of pricings (credits around a base

@@ -33,7 +33,8 @@
 // credits, ...), so a mode defined downstream is priced like a built-in one
 // with the same behaviour.
 //
-// BreakEven finds the utilization at which owning costs as much as renting;
+// BreakEven finds every utilization at which owning and renting cost the same
+// and the ranges where each is cheaper;
 // Sensitivity varies one input; Simulate draws preemptions, failures and
 // stock-outs at random to give the distribution around Evaluate's expectation;
 // SimulatePolicy replays a spot-availability trace under a deadline policy
@@ -42,4 +43,25 @@
 // Money is decimal.Decimal; times are time.Duration; quantities are float64.
 // No input panics the package; every function is pure and safe for concurrent
 // use.
+//
+// # Limits
+//
+// Every input is bounded so that no request can take unbounded work or
+// memory and no figure is silently cut; each limit is checked once, with an
+// error naming it:
+//   - the charges and rates a pricing returns (a custom one included) have
+//     decimal exponents within ±provider.MaxChargeExponent
+//     (provider.CheckCharges);
+//   - a job's preemptions must leave runs of at least 1 ns: a spot
+//     interruption rate so high that they would not is refused (ErrInfeasible)
+//     rather than priced as free;
+//   - [MaxHorizon] bounds the horizon costed (100 years), the workload's or
+//     the assumptions'; a job's setup and expected wall time may not hold
+//     capacity beyond it either, and a service's runs, stretched by
+//     restarts, up to about 146 years;
+//   - [MaxTrials] bounds Simulate's trials (2²⁰), and its memory is that of
+//     [QuantileSample] trials (2¹⁶) however many run: beyond that many, its
+//     quantiles are those of a uniform sample of the trials; a simulation
+//     that would draw more than 5·10⁷ random events is refused
+//     (ErrTooManyEvents).
 package tco

@@ -2,6 +2,8 @@ package tco
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"time"
 
 	"github.com/gputco/gputco/provider"
@@ -220,7 +222,9 @@ func (m *model) terms() (Terms, error) {
 	if err != nil {
 		return Terms{}, err
 	}
-	b.credits()
+	if err := b.credits(); err != nil {
+		return Terms{}, err
+	}
 	if err := b.hidden(); err != nil {
 		return Terms{}, err
 	}
@@ -307,6 +311,9 @@ func (b *termsBuilder) fromRates(lin provider.Linear) error {
 	if err != nil {
 		return err
 	}
+	if err := provider.CheckRates(rates); err != nil {
+		return err
+	}
 	var busy, billedPre, billedFinal decimal.Decimal
 	for _, r := range rates {
 		switch {
@@ -391,15 +398,19 @@ func (b *termsBuilder) fromCharges() error {
 
 // credits adds what the offer's wrappers (credits) take off the pricing's
 // lines at the workload's own use, once per offer.
-func (b *termsBuilder) credits() {
+func (b *termsBuilder) credits() error {
 	if !b.credited {
-		return
+		return nil
 	}
 	cs := b.pricing
 	for i := len(b.m.pr.wrappers) - 1; i >= 0; i-- {
 		cs = b.m.pr.wrappers[i].Apply(cs)
+		if err := provider.CheckCharges(cs); err != nil {
+			return err
+		}
 	}
 	b.add(provider.CreditCategory, "credit", PerOffer, OwnerOffer, provider.Upfront, provider.Total(cs).Sub(provider.Total(b.pricing)))
+	return nil
 }
 
 // hidden adds the lines of the hidden-cost profile: once per placement, or
@@ -427,15 +438,33 @@ func (m *model) billedHours(u provider.Usage) decimal.Decimal {
 	if m.pr.metering == nil {
 		return decimal.NewFromInt(int64(u.Nodes)).Mul(hoursDec(u.Horizon))
 	}
-	ns := decimal.Zero
+	// In int64 nanoseconds while that cannot overflow, in decimals beyond.
+	var ns uint64
+	exact := true
+	for _, r := range u.Runs {
+		if r.Count <= 0 || r.Nodes <= 0 {
+			continue
+		}
+		hi, per := bits.Mul64(uint64(m.pr.metering.BilledDuration(r.Length)), uint64(r.Count)*uint64(r.Nodes))
+		sum, carry := bits.Add64(ns, per, 0)
+		if hi != 0 || carry != 0 || sum > math.MaxInt64 || uint64(r.Count) > math.MaxUint32 || uint64(r.Nodes) > math.MaxUint32 {
+			exact = false
+			break
+		}
+		ns = sum
+	}
+	if exact {
+		return hoursDec(time.Duration(ns))
+	}
+	total := decimal.Zero
 	for _, r := range u.Runs {
 		if r.Count <= 0 || r.Nodes <= 0 {
 			continue
 		}
 		b := decimal.NewFromInt(int64(m.pr.metering.BilledDuration(r.Length)))
-		ns = ns.Add(b.Mul(decimal.NewFromInt(int64(r.Count) * int64(r.Nodes))))
+		total = total.Add(b.Mul(decimal.NewFromInt(int64(r.Count))).Mul(decimal.NewFromInt(int64(r.Nodes))))
 	}
-	return ns.DivRound(nsPerHourDec, provider.Precision)
+	return total.DivRound(nsPerHourDec, provider.Precision)
 }
 
 var nsPerHourDec = decimal.NewFromInt(int64(time.Hour))

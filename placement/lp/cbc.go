@@ -22,8 +22,9 @@ import (
 // solver, and as a test oracle. It is never used unless asked for.
 //
 // Solve writes the problem as free MPS to a temporary directory, with
-// generated names (C<j>, R<i>) so that no name can confuse CBC, and as a
-// minimisation (a maximisation is solved as min −cᵀx and mapped back). It
+// generated names (C<j>, R<i>) so that no name can confuse CBC, as a
+// minimisation (a maximisation is solved as min −cᵀx and mapped back) and
+// without its free rows (which CBC would drop; their duals are 0). It
 // runs
 //
 //	cbc model.mps -timeMode elapsed [-sec T] [-ratioGap G] [-maxNodes N]
@@ -35,7 +36,10 @@ import (
 // What the Result holds:
 //   - Status: Optimal, Infeasible, Unbounded, TimeLimit, IterationLimit,
 //     NodeLimit, or Cancelled when ctx ended (CBC is interrupted and its
-//     incumbent kept).
+//     incumbent kept). CLP calls some unbounded problems infeasible (for
+//     example one with a cost on a column in no row): when CBC says
+//     Infeasible, Solve runs it again with a zero objective and reports
+//     Unbounded if that finds a feasible point.
 //   - X: for Optimal; for a limit or cancellation when CBC has an integer
 //     solution (a MILP) or when CBC's point satisfies the constraints and
 //     bounds within 1e-6 (an LP). Integer columns are rounded to the
@@ -93,7 +97,8 @@ func (c CBC) Solve(ctx context.Context, p *Problem, opt Options) (Result, error)
 	}
 	defer os.RemoveAll(dir)
 	model := filepath.Join(dir, "model.mps")
-	if err := writeForCBC(model, p); err != nil {
+	kept, err := writeForCBC(model, p)
+	if err != nil {
 		return Result{}, err
 	}
 	solTxt, solBin := filepath.Join(dir, "sol.txt"), filepath.Join(dir, "sol.bin")
@@ -130,7 +135,7 @@ func (c CBC) Solve(ctx context.Context, p *Problem, opt Options) (Result, error)
 	if errors.Is(runErr, exec.ErrNotFound) {
 		return Result{}, fmt.Errorf("%w: cbc: %w", ErrSolverUnavailable, runErr)
 	}
-	res, perr := readCBCSolution(p, opt, out.Bytes(), solTxt, solBin)
+	res, perr := readCBCSolution(p, kept, opt, out.Bytes(), solTxt, solBin)
 	res.Elapsed = time.Since(start)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		res.Status = Cancelled
@@ -142,7 +147,33 @@ func (c CBC) Solve(ctx context.Context, p *Problem, opt Options) (Result, error)
 		}
 		return Result{Elapsed: res.Elapsed}, fmt.Errorf("lp: cbc: %v\n%s", perr, tail(out.Bytes(), 20))
 	}
+	if res.Status == Infeasible && hasCost(p) {
+		// CLP reports some unbounded problems as infeasible (a column
+		// with a cost in no row is enough). A feasible point settles it:
+		// feasible and not solved to optimality means unbounded.
+		q := *p
+		q.Cost, q.Offset = make([]float64, p.NumCols()), 0
+		feas, err := c.Solve(ctx, &q, opt)
+		if err != nil {
+			return res, err
+		}
+		res.Iterations += feas.Iterations
+		res.Nodes += feas.Nodes
+		if feas.Status == Optimal {
+			res.Status, res.Bound = Unbounded, trivialBound(p)
+		}
+		res.Elapsed = time.Since(start)
+	}
 	return res, nil
+}
+
+func hasCost(p *Problem) bool {
+	for _, c := range p.Cost {
+		if c != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // trivialBound is the bound known without solving: −Inf for a
@@ -172,8 +203,10 @@ func checkOptions(p *Problem, opt Options) error {
 	return nil
 }
 
-// writeForCBC writes p as a minimisation with generated names.
-func writeForCBC(path string, p *Problem) error {
+// writeForCBC writes p as a minimisation with generated names and without
+// its free rows (CBC drops N rows other than the objective). It returns the
+// index in p of each row written.
+func writeForCBC(path string, p *Problem) ([]int, error) {
 	q := *p
 	q.Name, q.ColNames, q.RowNames = "", nil, nil
 	if p.Maximize {
@@ -184,18 +217,44 @@ func writeForCBC(path string, p *Problem) error {
 			q.Cost[j] = -c
 		}
 	}
+	kept := make([]int, 0, p.NumRows())
+	newIndex := make([]int, p.NumRows())
+	for i := range p.RowLower {
+		newIndex[i] = -1
+		if !math.IsInf(p.RowLower[i], -1) || !math.IsInf(p.RowUpper[i], 1) {
+			newIndex[i] = len(kept)
+			kept = append(kept, i)
+		}
+	}
+	if len(kept) < p.NumRows() {
+		q.RowLower, q.RowUpper = make([]float64, len(kept)), make([]float64, len(kept))
+		for k, i := range kept {
+			q.RowLower[k], q.RowUpper[k] = p.RowLower[i], p.RowUpper[i]
+		}
+		a := Matrix{Rows: len(kept), Cols: p.A.Cols, Start: make([]int, 1, p.A.Cols+1)}
+		for j := 0; j < p.A.Cols; j++ {
+			for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+				if ni := newIndex[p.A.Index[k]]; ni >= 0 {
+					a.Index = append(a.Index, ni)
+					a.Value = append(a.Value, p.A.Value[k])
+				}
+			}
+			a.Start = append(a.Start, len(a.Index))
+		}
+		q.A = a
+	}
 	f, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("lp: cbc: %w", err)
+		return nil, fmt.Errorf("lp: cbc: %w", err)
 	}
 	if err := WriteMPS(f, &q); err != nil {
 		f.Close()
-		return fmt.Errorf("lp: cbc: writing the model: %w", err)
+		return nil, fmt.Errorf("lp: cbc: writing the model: %w", err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("lp: cbc: %w", err)
+		return nil, fmt.Errorf("lp: cbc: %w", err)
 	}
-	return nil
+	return kept, nil
 }
 
 var (
@@ -207,7 +266,8 @@ var (
 )
 
 // readCBCSolution maps CBC's output and solution files to a Result.
-func readCBCSolution(p *Problem, opt Options, out []byte, solTxt, solBin string) (Result, error) {
+// kept lists the rows of p that were written, in order.
+func readCBCSolution(p *Problem, kept []int, opt Options, out []byte, solTxt, solBin string) (Result, error) {
 	res := Result{Gap: math.Inf(1), Bound: trivialBound(p)}
 	txt, err := os.ReadFile(solTxt)
 	if err != nil {
@@ -264,7 +324,7 @@ func readCBCSolution(p *Problem, opt Options, out []byte, solTxt, solBin string)
 		return res, nil
 	}
 	m, n := p.NumRows(), p.NumCols()
-	rowDual, x, redCost, err := readCBCBinary(solBin, m, n)
+	keptDual, x, redCost, err := readCBCBinary(solBin, len(kept), n)
 	if err != nil {
 		if res.Status == Optimal {
 			return res, err
@@ -311,6 +371,10 @@ func readCBCSolution(p *Problem, opt Options, out []byte, solTxt, solBin string)
 		res.Gap = math.Abs(obj-res.Bound) / math.Max(1, math.Abs(obj))
 	}
 	if !isMIP && res.Status == Optimal {
+		rowDual := make([]float64, m) // 0 on free rows
+		for k, i := range kept {
+			rowDual[i] = keptDual[k]
+		}
 		res.RowDual, res.ReducedCost = rowDual, redCost
 		if p.Maximize {
 			for i := range rowDual {

@@ -40,6 +40,9 @@ func TestCBCNetlib(t *testing.T) {
 			if msg := oracleLPCertificate(p, &res, 1e-6); msg != "" {
 				t.Errorf("certificate: %s", msg)
 			}
+			if err := res.Verify(p, 1e-6); err != nil { // the package's own checker agrees
+				t.Errorf("Verify: %v", err)
+			}
 			if res.Bound != res.Objective || res.Gap != 0 || res.Iterations <= 0 && p.NumRows() > 0 {
 				t.Errorf("bound %v gap %v iterations %d", res.Bound, res.Gap, res.Iterations)
 			}
@@ -139,6 +142,21 @@ func TestCBCStatuses(t *testing.T) {
 		{"infeasible MILP", "2x = 1 has no integer solution", build(true, false, [3]float64{2, 1, 1}), Infeasible, 0},
 		{"maximised MILP", "max x, 2x ≤ 7", build(true, true, [3]float64{2, -inf, 7}), Optimal, 3},
 	}
+	// CLP calls this one infeasible: y has a cost and no row.
+	var b Builder
+	b.AddCol("x", 1, 0, inf)
+	b.AddCol("y", -1, 0, inf)
+	b.AddRow("r", 1, 2, []int{0}, []float64{1})
+	emptyRay, err := b.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, struct {
+		name, reason string
+		p            *Problem
+		want         Status
+		objective    float64
+	}{"unbounded empty column", "y ≥ 0 with cost −1 in no row", emptyRay, Unbounded, 0})
 	for _, c := range cases {
 		res, err := cbc.Solve(context.Background(), c.p, Options{})
 		if err != nil {

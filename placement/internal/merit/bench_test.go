@@ -92,3 +92,23 @@ func BenchmarkScreen720x200(b *testing.B)        { benchScreen(b, 720, 200) }
 func BenchmarkCLP168x50(b *testing.B)            { benchCOIN(b, 168, 50, false) }
 func BenchmarkCLP720x200(b *testing.B)           { benchCOIN(b, 720, 200, false) }
 func BenchmarkCBC720x200(b *testing.B)           { benchCOIN(b, 720, 200, true) }
+
+// BenchmarkStockSavings720x200: the exact saving of one more 8-GPU node of
+// every offer's stock, after one Solve; reports how many re-solves it took.
+func BenchmarkStockSavings720x200(b *testing.B) {
+	p := benchInstance(720, 200, 1, true)
+	s, err := Solve(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	extra := make([]float64, len(p.Offers))
+	resolves := 0
+	for k := range extra {
+		extra[k] = 8
+		if s.StockValue[k] > 0 {
+			resolves++
+		}
+	}
+	loop(b, func() error { _, err := StockSavings(p, s, extra); return err })
+	b.ReportMetric(float64(resolves), "resolves")
+}

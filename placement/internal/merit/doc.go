@@ -123,7 +123,9 @@
 //   - π_i = min_k (F_k + μ_k + v_k·h_i) is the dual of layer i: the cost lines
 //     raised by the stock values, whose lower envelope prices every layer.
 //     The chain conditions make the band's own offer attain the minimum;
-//     taking the envelope makes π dual feasible by construction;
+//     taking the envelope makes π dual feasible by construction
+//     ([Solution.LayerPrice]; the top layer's is the price of one more GPU
+//     of peak demand);
 //   - the slice prices are p_t = Δ_t·(π_i − π_{i+1})/(h_i − h_{i+1}) for the
 //     slices at level D_i (π_{m+1} = h_{m+1} = 0): the price per GPU-hour of
 //     a level is the secant slope of the concave envelope, nondecreasing in
@@ -137,9 +139,11 @@
 // feasibility and a zero duality gap against the time-indexed LP. When the
 // primal is degenerate (a band boundary on a demand level, an offer exactly
 // at its limit) the LP has many optimal duals; this one is the least in the
-// backward order above. A stock value is then a one-sided rate, valid for
-// small changes; the exact saving of a whole extra node is a re-solve with
-// the larger limit. Rounding of the cumulative capacities is absorbed by
+// backward order above. The duals are then subgradients of the optimal
+// value: δ more GPUs of stock of offer k save at most μ_k·δ, δ more GPUs of
+// demand in slice t cost at least p_t·δ (the property tests check both);
+// the exact saving of a whole extra node is a re-solve with the larger
+// limit. Rounding of the cumulative capacities is absorbed by
 // taking the slopes of H over a window of 1e-12·P around each Q_k.
 //
 // # Whole nodes

@@ -46,6 +46,7 @@ func ExampleSolve() {
 	fmt.Printf("cost %.2f\n", s.CostTotal)
 	fmt.Printf("price per GPU-hour at night %.2f, by day %.2f, in the evening %.2f\n",
 		s.SlicePrice[0], s.SlicePrice[8], s.SlicePrice[16])
+	fmt.Printf("one more GPU of peak demand costs %.2f\n", s.LayerPrice[len(s.LayerPrice)-1])
 	sc, _ := merit.Screen(p)
 	fmt.Printf("screening bound %.2f (exact: %v)\n", sc.CostTotal, sc.Exact)
 	// Output:
@@ -55,6 +56,7 @@ func ExampleSolve() {
 	// on-demand   6.0 GPUs, one more GPU of stock saves 0.00
 	// cost 780.80
 	// price per GPU-hour at night 0.20, by day 1.30, in the evening 3.00
+	// one more GPU of peak demand costs 24.00
 	// screening bound 648.00 (exact: false)
 }
 

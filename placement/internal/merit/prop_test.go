@@ -236,3 +236,33 @@ func gpuTol(p Problem) float64 {
 	}
 	return 1e-9 * peak
 }
+
+// propLoadDuration: the curve's h and H against their definitions,
+// h(y) = Σ_{t: d_t > y} Δ_t and H(y) = Σ_t Δ_t·min(d_t, y) for y ≥ 0
+// (h(0) and 0 below).
+func propLoadDuration(t *rapid.T) {
+	p := problemGen().Draw(t, "problem")
+	c := NewLoadDuration(p)
+	for i := 1; i < len(c.LevelGPUs); i++ {
+		if !(c.LevelGPUs[i-1] < c.LevelGPUs[i]) || !(c.DurationHours[i-1] > c.DurationHours[i]) {
+			t.Fatalf("levels %v or durations %v not strictly monotone", c.LevelGPUs, c.DurationHours)
+		}
+	}
+	ys := append([]float64{-1, 0}, c.LevelGPUs...)
+	ys = append(ys, rapid.Float64Range(0, 120).Draw(t, "height"))
+	for _, y := range ys {
+		hours, energy := 0.0, 0.0
+		for i, d := range p.DemandGPUs {
+			if d > math.Max(y, 0) {
+				hours += p.hours(i)
+			}
+			energy += p.hours(i) * math.Max(0, math.Min(d, y))
+		}
+		if !relClose(c.Hours(y), hours, 1e-12) || !relClose(c.Energy(y), energy, 1e-12) {
+			t.Fatalf("at %g: h = %g (want %g), H = %g (want %g)", y, c.Hours(y), hours, c.Energy(y), energy)
+		}
+	}
+}
+
+func TestLoadDuration(t *testing.T) { rapid.Check(t, propLoadDuration) }
+func FuzzLoadDuration(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propLoadDuration)) }

@@ -1,6 +1,7 @@
 package merit
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -192,5 +193,57 @@ func TestSolveEdgeCases(t *testing.T) {
 			}
 			checkDuals(t, tc.p, s)
 		})
+	}
+}
+
+// TestStockSavings: the savings equal direct re-solves, are 0 where the
+// stock value is 0, and never exceed μ_k·δ.
+func TestStockSavings(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	positive := 0
+	for i := range 200 {
+		p := randomSmall(r, 8, 5)
+		s, err := Solve(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		extra := make([]float64, len(p.Offers))
+		for k := range extra {
+			extra[k] = float64(r.IntN(4))
+		}
+		got, err := StockSavings(p, s, extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range p.Offers {
+			more := p
+			more.Offers = append([]Offer(nil), p.Offers...)
+			more.Offers[k].LimitGPUs += extra[k]
+			r, err := Solve(more)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := s.CostTotal - r.CostTotal
+			if math.Abs(got[k]-want) > 1e-9*math.Max(1, s.CostTotal) {
+				t.Fatalf("instance %d offer %d: saving %g, re-solve says %g", i, k, got[k], want)
+			}
+			if got[k] > s.StockValue[k]*extra[k]*(1+1e-9)+1e-9 {
+				t.Fatalf("instance %d offer %d: saving %g above μ·δ = %g", i, k, got[k], s.StockValue[k]*extra[k])
+			}
+			if got[k] > 0 {
+				positive++
+			}
+		}
+	}
+	if positive == 0 {
+		t.Fatal("no instance had a positive saving: the test checks nothing")
+	}
+	p := Problem{DemandGPUs: []float64{1}, Offers: []Offer{{LimitGPUs: math.Inf(1)}}}
+	s, _ := Solve(p)
+	if _, err := StockSavings(p, s, []float64{-1}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("negative extra accepted: %v", err)
+	}
+	if _, err := StockSavings(p, Solution{}, []float64{1}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("solution without duals accepted: %v", err)
 	}
 }

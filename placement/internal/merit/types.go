@@ -156,6 +156,13 @@ type Solution struct {
 	// GPU-hour): one more GPU of demand in slice t costs at least p_t more,
 	// exactly p_t at the margin when the dual is unique. Set by Solve only.
 	SlicePrice []float64
+	// LayerPrice is the optimal dual π_i of layer i of the load-duration
+	// curve (NewLoadDuration(p).LevelGPUs[i]): the marginal cost, in money
+	// per GPU, of raising every slice whose demand reaches that level by one
+	// GPU; the last entry is the price of one more GPU of peak demand.
+	// π_i = Σ of SlicePrice over the slices at or above level i. Set by
+	// Solve only.
+	LayerPrice []float64
 	// StockValue is an optimal dual μ_k ≥ 0 of the stock limit of offer k,
 	// in money per GPU of stock: δ more GPUs of its stock save at most
 	// μ_k·δ, exactly μ_k·δ for small δ when the dual is unique; 0 for an

@@ -82,6 +82,9 @@ func TestInfeasible(t *testing.T) {
 		if inf.PeakGPUs != 20 || inf.StockGPUs != 18 || inf.ShortfallGPUs != 2 {
 			t.Errorf("got %+v, want peak 20, stock 18, shortfall 2", *inf)
 		}
+		if want := "merit: infeasible: peak demand 20 GPUs exceeds total stock 18 GPUs by 2 GPUs"; err.Error() != want {
+			t.Errorf("message %q, want %q", err, want)
+		}
 	}
 }
 
