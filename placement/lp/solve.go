@@ -38,7 +38,7 @@ import (
 //
 // A mixed-integer problem (p.IsMIP) is solved by branch-and-bound on the
 // LP relaxation, re-solved warm by the dual simplex at every node, with
-// Gomory mixed-integer and knapsack cover cuts at the root, reliability
+// Gomory mixed-integer, MIR and knapsack cover cuts at the root, reliability
 // branching, and diving and sub-MIP heuristics for early incumbents. Its
 // Result holds the incumbent (X, Objective, RowActivity: integer columns
 // exactly integral, every row and bound satisfied within 1e-7 relative),
