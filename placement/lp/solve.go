@@ -36,8 +36,20 @@ import (
 // Cancelled and ctx's error. The solve is deterministic: the same problem
 // and options give the same Result (Elapsed aside).
 //
-// Mixed-integer problems (p.IsMIP) are solved by branch-and-bound; see
-// solveMIP in mip.go for what their Result holds.
+// A mixed-integer problem (p.IsMIP) is solved by branch-and-bound on the
+// LP relaxation, re-solved warm by the dual simplex at every node, with
+// Gomory mixed-integer, MIR and knapsack cover cuts at the root, reliability
+// branching, and diving and sub-MIP heuristics for early incumbents. Its
+// Result holds the incumbent (X, Objective, RowActivity: integer columns
+// exactly integral, every row and bound satisfied within 1e-7 relative),
+// Bound (the best bound of the open nodes, rounded up to the next
+// attainable value when the objective is integral), Gap and Nodes; no
+// duals, basis or ray. Optimal means proven within opt.Gap (default
+// 1e-9). Infeasible means no integer point exists; Unbounded that the
+// relaxation is unbounded and an integer point (X) exists. On a node, time
+// or iteration limit or cancellation it returns the incumbent, if any,
+// with the limit's status (and ctx's error when cancelled). opt.Basis
+// warm-starts the root LP.
 func Solve(ctx context.Context, p *Problem, opt Options) (Result, error) {
 	start := time.Now()
 	if err := p.Validate(); err != nil {
