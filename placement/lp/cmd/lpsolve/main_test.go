@@ -23,10 +23,12 @@ func runLPSolve(t *testing.T, args ...string) (code int, stdout, stderr string) 
 
 func TestLPSolveOptimal(t *testing.T) {
 	solvers := []string{"builtin"}
-	if _, err := exec.LookPath("cbc"); err == nil {
-		solvers = append(solvers, "cbc")
-	} else {
-		t.Logf("cbc not found on PATH (%v): -solver cbc not tested", err)
+	for _, bin := range []string{"cbc", "clp"} {
+		if _, err := exec.LookPath(bin); err == nil {
+			solvers = append(solvers, bin)
+		} else {
+			t.Logf("%s not found on PATH (%v): -solver %s not tested", bin, err, bin)
+		}
 	}
 	afiro := filepath.Join("..", "..", "testdata", "netlib", "afiro.mps.gz")
 	for _, s := range solvers {
@@ -81,7 +83,7 @@ func TestLPSolveBadInput(t *testing.T) {
 		{"negative time", []string{"-time", "-1s", "a"}, "negative"},
 		{"bad duration", []string{"-time", "soon", "a"}, "invalid value"},
 		{"bad gap", []string{"-gap", "-0.1", "a"}, "-gap"},
-		{"unknown solver", []string{"-solver", "glpk", "a"}, "want builtin or cbc"},
+		{"unknown solver", []string{"-solver", "glpk", "a"}, "want builtin, cbc or clp"},
 		{"missing file", []string{filepath.Join(t.TempDir(), "none.mps")}, "no such file"},
 		{"syntax error", []string{bad}, "line 3"},
 	}
