@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gputco/gputco/internal/duration"
 	"github.com/shopspring/decimal"
 )
 
@@ -263,37 +264,19 @@ func (p *rowProblems) date(column, s string) time.Time {
 	return t
 }
 
-// durationUnits are the units ParseDuration lacks, accepted by the offers CSV.
-var durationUnits = []struct {
-	suffix string
-	unit   time.Duration
-}{{"mo", Month}, {"y", Year}, {"d", 24 * time.Hour}}
-
 // duration parses a Go duration ("90s", "720h") or a number of days ("30d"),
-// months ("1mo", 730 h each) or years ("3y", 8,760 h each); "" is zero.
+// months ("1mo", 730 h each) or years ("3y", 8,760 h each) as JSON does
+// (see Duration); "" is zero.
 func (p *rowProblems) duration(column, s string) time.Duration {
 	if s == "" {
 		return 0
 	}
-	if d, err := time.ParseDuration(s); err == nil {
-		return d
+	d, err := duration.Parse(s)
+	switch {
+	case errors.Is(err, duration.ErrRange):
+		p.add(column, s, reasonf(ErrOutOfRange, "%v", err))
+	case err != nil:
+		p.add(column, s, reasonf(ErrMalformed, "%v", err))
 	}
-	for _, u := range durationUnits {
-		num, ok := strings.CutSuffix(s, u.suffix)
-		if !ok || num == "" || len(num) > MaxNumberLen {
-			continue
-		}
-		f, err := strconv.ParseFloat(num, 64)
-		if err != nil || strings.ContainsAny(num, "eEinIN_xXpP") {
-			break
-		}
-		v := f * float64(u.unit)
-		if !finite(v) || math.Abs(v) >= math.MaxInt64 {
-			p.add(column, s, reasonf(ErrOutOfRange, "duration too long"))
-			return 0
-		}
-		return time.Duration(v)
-	}
-	p.add(column, s, reasonf(ErrMalformed, `not a duration such as "90s", "720h", "30d", "1mo" or "3y"`))
-	return 0
+	return d
 }

@@ -227,7 +227,7 @@ func ImportOffers(r io.Reader, opts OfferImportOptions) (Catalog, error) {
 	if currency == "" {
 		currency = "USD"
 	} else if !currencyCode.MatchString(currency) {
-		op.add("OfferImportOptions.Currency", currency, ErrMalformed)
+		op.add("OfferImportOptions.Currency", currency, errCurrencyCode)
 	}
 	if err := op.err(); err != nil {
 		return Catalog{}, err
@@ -309,7 +309,7 @@ func ImportOffers(r io.Reader, opts OfferImportOptions) (Catalog, error) {
 			if currencyCode.MatchString(cur) {
 				rp.add("currency", cur, reasonf(ErrCurrencyMismatch, "the import is in %s", currency))
 			} else {
-				rp.add("currency", cur, reasonf(ErrMalformed, "want an ISO 4217 code such as %s", currency))
+				rp.add("currency", cur, reasonf(ErrMalformed, "want three upper-case letters, an ISO 4217 code such as %s", currency))
 			}
 		}
 		if err := o.Validate(); err != nil {

@@ -11,9 +11,11 @@ import (
 const maxLifeYears = 100
 
 // Owned is hardware bought and operated by the user (capital expense). Its
-// charges take the cash view: the purchase is paid upfront and the book value
-// left at the horizon's end comes back as a negative Residual line. Schedule
-// and BookValue give the accounting view.
+// charges take the cash view: the purchase is paid upfront and what a node
+// is worth at the horizon's end comes back as a negative Residual line — its
+// market resale value when Resale has a curve (label "resale value at
+// market"), otherwise its book value (label "residual at book value").
+// Schedule and BookValue give the accounting view, whatever Resale says.
 //
 // Hardware held beyond its useful life stays in service at its salvage value:
 // it depreciates no further, and power, facility, maintenance and staff go on.
@@ -55,6 +57,9 @@ type Owned struct {
 	// ProcurementLeadTime is the time from order to a node in service. It is
 	// not billed by Charges; the tco package prices the delay.
 	ProcurementLeadTime time.Duration
+	// Resale is the market resale curve credited in the cash view at the
+	// horizon's end; the zero Resale credits the book value instead.
+	Resale Resale
 }
 
 // Mode returns "owned".
@@ -96,6 +101,7 @@ func (o Owned) Validate() error {
 	p.quantity("StaffFTEPerNode", o.StaffFTEPerNode, 0, math.MaxFloat64)
 	p.money("StaffCostPerYear", o.StaffCostPerYear)
 	p.duration("ProcurementLeadTime", o.ProcurementLeadTime)
+	o.Resale.validate(&p, "Resale")
 	return p.err()
 }
 
@@ -191,7 +197,9 @@ func (o Owned) BookValue(t time.Duration) decimal.Decimal {
 //   - Facility "colocation": Nodes·ContractedPowerKW·ColocationPerKWMonth·hours/730, Spread;
 //   - Facility "maintenance": Nodes·PurchasePerNode·MaintenanceFractionPerYear·hours/8760, Spread;
 //   - Staff "operations staff": Nodes·StaffFTEPerNode·StaffCostPerYear·hours/8760, Spread;
-//   - Residual "residual value": −Nodes·BookValue(Horizon), AtEnd.
+//   - Residual "resale value at market": −Nodes·PurchasePerNode·Resale.Fraction(Horizon),
+//     AtEnd, when Resale has a curve; otherwise Residual "residual at book value":
+//     −Nodes·BookValue(Horizon), AtEnd.
 func (o Owned) Charges(u Usage) ([]Charge, error) {
 	if err := u.Validate(); err != nil {
 		return nil, err
@@ -243,14 +251,17 @@ func (o Owned) charges(u Usage) []Charge {
 	colo := over(perNodes(times(contracted, o.ColocationPerKWMonth)), nsPerMonth)
 	maint := over(perNodes(times(o.MaintenanceFractionPerYear, o.PurchasePerNode)), nsPerYear)
 	staff := over(perNodes(times(o.StaffFTEPerNode, o.StaffCostPerYear)), nsPerYear)
-	residual := perNodes(o.BookValue(u.Horizon))
+	residual, residualLabel := perNodes(o.BookValue(u.Horizon)), "residual at book value"
+	if !o.Resale.IsZero() {
+		residual, residualLabel = perNodes(o.Resale.resaleValue(o.PurchasePerNode, u.Horizon)), "resale value at market"
+	}
 	return []Charge{
 		{Category: Capital, Label: "purchase", Amount: perNodes(o.PurchasePerNode), Timing: Upfront},
 		{Category: Power, Label: "energy", Amount: energy, Timing: Spread},
 		{Category: Facility, Label: "colocation", Amount: colo, Timing: Spread},
 		{Category: Facility, Label: "maintenance", Amount: maint, Timing: Spread},
 		{Category: Staff, Label: "operations staff", Amount: staff, Timing: Spread},
-		{Category: Residual, Label: "residual value", Amount: residual.Neg(), Timing: AtEnd},
+		{Category: Residual, Label: residualLabel, Amount: residual.Neg(), Timing: AtEnd},
 	}
 }
 

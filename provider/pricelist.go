@@ -300,7 +300,7 @@ func (opts ImportOptions) resolve() (*importConfig, error) {
 	if c.currency == "" {
 		c.currency = "USD"
 	} else if !currencyCode.MatchString(c.currency) {
-		p.add("ImportOptions.Currency", c.currency, ErrMalformed)
+		p.add("ImportOptions.Currency", c.currency, errCurrencyCode)
 	}
 	if opts.AsOf.IsZero() {
 		p.add("ImportOptions.AsOf", "", ErrMissing)

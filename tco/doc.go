@@ -33,7 +33,8 @@
 // credits, ...), so a mode defined downstream is priced like a built-in one
 // with the same behaviour.
 //
-// BreakEven finds the utilization at which owning costs as much as renting;
+// BreakEven finds every utilization at which owning and renting cost the same
+// and the ranges where each is cheaper;
 // Sensitivity varies one input; Simulate draws preemptions, failures and
 // stock-outs at random to give the distribution around Evaluate's expectation;
 // SimulatePolicy replays a spot-availability trace under a deadline policy

@@ -273,12 +273,14 @@ func restartPhase(exp func() float64, r float64) float64 {
 }
 
 // drawServiceRuns draws a service's extra node-hours from preemptions and
-// failures and returns its runs stretched accordingly.
+// failures and returns its runs with the extra time as runs of its own on
+// replacement nodes, as Evaluate bills the expectation.
 func (m *model) drawServiceRuns(src rand.Source, rng *rand.Rand) []provider.Run {
 	if m.svcNodeHours == 0 {
 		return m.svcRuns
 	}
 	total := m.svcNodeHours
+	events := 0
 	for _, ev := range []interruption{m.svcSpot, m.svcFail} {
 		if ev.rate == 0 || ev.restart == 0 {
 			continue
@@ -290,8 +292,9 @@ func (m *model) drawServiceRuns(src rand.Source, rng *rand.Rand) []provider.Run 
 			extra += restartPhase(exp, ev.restart)
 		}
 		total += extra
+		events += n
 	}
-	return stretch(m.svcRuns, total/m.svcNodeHours)
+	return withLostTime(m.svcRuns, total-m.svcNodeHours, float64(events))
 }
 
 // asLines makes lines of charges (owners are not needed for totals).

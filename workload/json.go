@@ -8,6 +8,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/gputco/gputco/internal/duration"
 	"github.com/shopspring/decimal"
 )
 
@@ -47,12 +48,17 @@ type jsonDuration time.Duration
 // MarshalText writes the duration in time.Duration.String form.
 func (d jsonDuration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
 
-// UnmarshalText parses a duration with time.ParseDuration.
+// UnmarshalText parses a Go duration or a number of days, months (730 h) or
+// years (8,760 h) — "30d", "1mo", "3y" — as the provider package reads
+// catalogs in JSON and CSV.
 func (d *jsonDuration) UnmarshalText(b []byte) error {
-	v, err := time.ParseDuration(string(b))
-	if err != nil {
+	v, err := duration.Parse(string(b))
+	switch {
+	case errors.Is(err, duration.ErrRange):
+		return fmt.Errorf("%w: duration %s: %w", ErrOutOfRange, echo(string(b)), err)
+	case err != nil:
 		// time's error quotes the whole input: echo a bounded part instead.
-		return fmt.Errorf("%w: duration %s: not a Go duration such as \"90s\" or \"720h\"", ErrSyntax, echo(string(b)))
+		return fmt.Errorf("%w: duration %s: %w", ErrSyntax, echo(string(b)), err)
 	}
 	*d = jsonDuration(v)
 	return nil

@@ -16,6 +16,9 @@ type (
 		Gbps        float64     `json:"gbps"`
 		BelowFabric BelowFabric `json:"belowFabric"`
 		Efficiency  float64     `json:"efficiency,omitempty"`
+		Independent bool        `json:"independent,omitempty"`
+		SingleNode  bool        `json:"singleNode,omitempty"`
+		NVLink      bool        `json:"nvlink,omitempty"`
 	}
 	requirementsJSON struct {
 		MinMemoryGiB  float64            `json:"minMemoryGiB"`
@@ -71,7 +74,7 @@ func (w Workload) MarshalJSON() ([]byte, error) {
 		CostOfDelayPerDay: jsonAmount(w.CostOfDelayPerDay),
 		Requirements: requirementsJSON{
 			MinMemoryGiB: r.MinMemoryGiB, Models: r.Models,
-			Interconnect: interconnectJSON{r.Interconnect.Fabric, r.Interconnect.Gbps, r.Interconnect.BelowFabric, r.Interconnect.Efficiency},
+			Interconnect: interconnectJSON(r.Interconnect),
 			MinIsolation: r.MinIsolation, Jurisdictions: r.Jurisdictions,
 		},
 		Interruption: interruptionJSON{w.Interruption.Tolerance, jsonDuration(w.Interruption.CheckpointTime),
@@ -113,7 +116,7 @@ func (w *Workload) UnmarshalJSON(data []byte) error {
 		CostOfDelayPerDay: decimal.Decimal(v.CostOfDelayPerDay),
 		Requirements: Requirements{
 			MinMemoryGiB: r.MinMemoryGiB, Models: r.Models,
-			Interconnect: Interconnect{r.Interconnect.Fabric, r.Interconnect.Gbps, r.Interconnect.BelowFabric, r.Interconnect.Efficiency},
+			Interconnect: Interconnect(r.Interconnect),
 			MinIsolation: r.MinIsolation, Jurisdictions: r.Jurisdictions,
 		},
 		Interruption: Interruption{v.Interruption.Tolerance, time.Duration(v.Interruption.CheckpointTime),
