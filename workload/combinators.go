@@ -94,7 +94,7 @@ func (s Sum) MeanOver(horizon time.Duration) (float64, bool) {
 // Validate reports an empty sum or an invalid term.
 func (s Sum) Validate() error {
 	if len(s.Terms) == 0 {
-		return fieldErr("terms", "[]", ErrRequired, "a sum needs at least one term")
+		return fieldErr("terms", "[]", ErrMissing, "a sum needs at least one term")
 	}
 	var errs problemList
 	for i, c := range s.Terms {

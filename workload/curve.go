@@ -71,7 +71,7 @@ func integral(c Curve, h time.Duration) (float64, bool) {
 // validateCurve calls c's Validate method if it has one.
 func validateCurve(c Curve) error {
 	if c == nil {
-		return fieldErr("curve", "nil", ErrRequired, "")
+		return fieldErr("curve", "nil", ErrMissing, "")
 	}
 	if v, ok := c.(interface{ Validate() error }); ok {
 		return v.Validate()
@@ -258,7 +258,7 @@ func (w Weekly) Validate() error {
 		c Curve
 	}{{"weekday", w.Weekday}, {"weekend", w.Weekend}} {
 		if p.c == nil {
-			errs.add(fieldErr(p.n, "nil", ErrRequired, ""))
+			errs.add(fieldErr(p.n, "nil", ErrMissing, ""))
 			continue
 		}
 		errs.addAll(prefixErrors(p.n, validateCurve(p.c)))
@@ -532,7 +532,7 @@ func (g Growth) MeanOver(horizon time.Duration) (float64, bool) {
 func (g Growth) Validate() error {
 	var errs problemList
 	if g.Base == nil {
-		errs.add(fieldErr("base", "nil", ErrRequired, ""))
+		errs.add(fieldErr("base", "nil", ErrMissing, ""))
 	} else {
 		errs.addAll(prefixErrors("base", validateCurve(g.Base)))
 	}
