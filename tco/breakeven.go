@@ -158,14 +158,14 @@ const minUtilization = 1e-9
 //
 // The same call finds the month from which owning has cost less cash than
 // renting, at a.Utilization (or 1 when unset). Offers that state different
-// currencies are an error wrapping ErrCurrency; the package does no exchange.
+// currencies are an error wrapping ErrCurrencyMismatch; the package does no exchange.
 func BreakEven(w workload.Workload, rent, own provider.Offer, a Assumptions) (BreakEvenPoint, error) {
 	if err := a.Validate(); err != nil {
 		return BreakEvenPoint{}, err
 	}
 	if rent.Currency != "" && own.Currency != "" && rent.Currency != own.Currency {
 		return BreakEvenPoint{}, fmt.Errorf("tco: break-even of %s (%s) against %s (%s): %w",
-			quoted(rent.ID), quoted(rent.Currency), quoted(own.ID), quoted(own.Currency), ErrCurrency)
+			quoted(rent.ID), quoted(rent.Currency), quoted(own.ID), quoted(own.Currency), ErrCurrencyMismatch)
 	}
 	sw := w
 	if !sw.IsService() {

@@ -22,8 +22,13 @@ var (
 	ErrNotOffered = errors.New("not offered")
 	// ErrInvalidAssumptions reports a negative, NaN or out-of-range assumption.
 	ErrInvalidAssumptions = errors.New("invalid assumptions")
-	// ErrCurrency reports offers compared across currencies.
-	ErrCurrency = errors.New("currency mismatch")
+	// ErrCurrencyMismatch reports offers compared across currencies. It is
+	// provider.ErrCurrencyMismatch.
+	ErrCurrencyMismatch = provider.ErrCurrencyMismatch
+	// ErrCurrency is ErrCurrencyMismatch.
+	//
+	// Deprecated: use ErrCurrencyMismatch, the name the provider package uses.
+	ErrCurrency = ErrCurrencyMismatch
 	// ErrInfeasible reports a workload that cannot finish: the expected wall
 	// time overflows, typically a long job that tolerates no interruption on
 	// nodes that fail.
@@ -45,10 +50,10 @@ var (
 	// ErrInvalidDeadlineJob reports a DeadlineJob that cannot be simulated.
 	ErrInvalidDeadlineJob = errors.New("invalid deadline job")
 	// ErrNotFinite reports a derived quantity that is NaN or infinite, which
-	// no money amount can be made of.
-	ErrNotFinite = errors.New("tco: quantity not finite")
+	// no money amount can be made of. It is provider.ErrNotFinite.
+	ErrNotFinite = provider.ErrNotFinite
 	// ErrNotPrepared reports a nil or zero Prepared: build one with Prepare.
-	ErrNotPrepared = errors.New("tco: workload not prepared")
+	ErrNotPrepared = errors.New("workload not prepared")
 	// ErrInvalidPolicyChoice reports a Policy that chose spot while spot was
 	// unavailable, chose an unknown Instance, or was nil.
 	ErrInvalidPolicyChoice = errors.New("invalid policy choice")

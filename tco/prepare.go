@@ -227,7 +227,7 @@ func (p *Prepared) discounts(horizon time.Duration) *schedule {
 // check returns ErrNotPrepared for a nil or zero Prepared.
 func (p *Prepared) check() error {
 	if p == nil || !p.ok {
-		return ErrNotPrepared
+		return fmt.Errorf("tco: %w", ErrNotPrepared)
 	}
 	return nil
 }

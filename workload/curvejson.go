@@ -93,7 +93,7 @@ func MarshalCurve(c Curve) ([]byte, error) {
 	var v any
 	switch c := c.(type) {
 	case nil:
-		return nil, fmt.Errorf("%w: nil", ErrUnsupportedCurve)
+		return nil, fmt.Errorf("workload: %w: nil", ErrUnsupportedCurve)
 	case Constant:
 		v = constantJSON{"constant", c.Value}
 	case Diurnal:
@@ -161,7 +161,7 @@ func MarshalCurve(c Curve) ([]byte, error) {
 		}
 		v = repeatJSON{"repeat", b, jsonDuration(c.Cycle)}
 	default:
-		return nil, fmt.Errorf("%w: %T", ErrUnsupportedCurve, c)
+		return nil, fmt.Errorf("workload: %w: %T", ErrUnsupportedCurve, c)
 	}
 	return json.Marshal(v)
 }
@@ -170,10 +170,10 @@ func MarshalCurve(c Curve) ([]byte, error) {
 const MaxCurveDepth = 32
 
 // UnmarshalCurve decodes a curve written by MarshalCurve. Unknown types and
-// unknown fields are errors (wrapping ErrUnknownName or ErrSyntax), and so is
-// nesting deeper than MaxCurveDepth or more than MaxCurveNodes curves in all
-// (wrapping ErrOutOfRange too), checked as the curves are read; the curve is
-// not validated otherwise ("null" decodes to a nil curve without error).
+// unknown fields are errors (wrapping ErrUnknownName or ErrMalformed), and so
+// is nesting deeper than MaxCurveDepth or more than MaxCurveNodes curves in
+// all (wrapping ErrOutOfRange too), checked as the curves are read; the curve
+// is not validated otherwise ("null" decodes to a nil curve without error).
 func UnmarshalCurve(data []byte) (Curve, error) {
 	nodes := 0
 	return unmarshalCurve(data, 0, &nodes)
@@ -183,22 +183,22 @@ func UnmarshalCurve(data []byte) (Curve, error) {
 // far in *nodes.
 func unmarshalCurve(data []byte, depth int, nodes *int) (Curve, error) {
 	if depth > MaxCurveDepth {
-		return nil, fmt.Errorf("%w: curves nested deeper than %d", ErrSyntax, MaxCurveDepth)
+		return nil, fmt.Errorf("workload: %w: curves nested deeper than %d", ErrMalformed, MaxCurveDepth)
 	}
 	sub := func(data []byte) (Curve, error) { return unmarshalCurve(data, depth+1, nodes) }
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return nil, nil
 	}
 	if *nodes++; *nodes > MaxCurveNodes {
-		return nil, fmt.Errorf("%w: %w: more than MaxCurveNodes = %d curves", ErrSyntax, ErrOutOfRange, MaxCurveNodes)
+		return nil, fmt.Errorf("workload: %w: %w: more than MaxCurveNodes = %d curves", ErrMalformed, ErrOutOfRange, MaxCurveNodes)
 	}
 	var t curveType
 	if err := json.Unmarshal(data, &t); err != nil {
-		return nil, fmt.Errorf("%w: curve: %w", ErrSyntax, err)
+		return nil, fmt.Errorf("workload: %w: curve: %w", ErrMalformed, nested{err})
 	}
 	dec := func(v any) error {
 		if err := strictUnmarshal(data, v); err != nil {
-			return fmt.Errorf("%w: %s curve: %w", ErrSyntax, t.Type, err)
+			return fmt.Errorf("workload: %w: %s curve: %w", ErrMalformed, t.Type, nested{err})
 		}
 		return nil
 	}
@@ -265,7 +265,7 @@ func unmarshalCurve(data []byte, depth int, nodes *int) (Curve, error) {
 			return nil, err
 		}
 		if *nodes+len(v.Terms) > MaxCurveNodes {
-			return nil, fmt.Errorf("%w: %w: a sum of %d terms: more than MaxCurveNodes = %d curves", ErrSyntax, ErrOutOfRange, len(v.Terms), MaxCurveNodes)
+			return nil, fmt.Errorf("%w: %w: a sum of %d terms: more than MaxCurveNodes = %d curves", ErrMalformed, ErrOutOfRange, len(v.Terms), MaxCurveNodes)
 		}
 		terms := make([]Curve, len(v.Terms))
 		for i, raw := range v.Terms {
@@ -305,5 +305,5 @@ func unmarshalCurve(data []byte, depth int, nodes *int) (Curve, error) {
 		c, err := sub(v.Curve)
 		return Repeat{Curve: c, Cycle: time.Duration(v.Cycle)}, err
 	}
-	return nil, fmt.Errorf("%w: curve type %s", ErrUnknownName, echo(t.Type))
+	return nil, fmt.Errorf("workload: %w: curve type %s", ErrUnknownName, echo(t.Type))
 }

@@ -99,7 +99,7 @@ func (w Workload) MarshalJSON() ([]byte, error) {
 func (w *Workload) UnmarshalJSON(data []byte) error {
 	var v workloadJSON
 	if err := strictUnmarshal(data, &v); err != nil {
-		return fmt.Errorf("%w: %w", ErrSyntax, err)
+		return fmt.Errorf("workload: %w: %w", ErrMalformed, nested{err})
 	}
 	var demand Curve
 	if len(v.Demand) > 0 {
@@ -129,7 +129,7 @@ func (w *Workload) UnmarshalJSON(data []byte) error {
 }
 
 // ReadWorkload decodes one workload from JSON and validates it. Syntax
-// errors wrap ErrSyntax; validation errors are as from Validate.
+// errors wrap ErrMalformed; validation errors are as from Validate.
 func ReadWorkload(r io.Reader) (Workload, error) {
 	b, err := readAll(r)
 	if err != nil {
