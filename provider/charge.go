@@ -15,8 +15,15 @@ type Charge struct {
 	// Amount is the money charged, in the catalog's currency. It is ≥ 0
 	// except for the categories CreditCategory and Residual.
 	Amount decimal.Decimal `json:"amount"`
-	// Timing says when within the horizon the amount is paid.
+	// Timing says when the amount is paid.
 	Timing Timing `json:"timing"`
+	// Start, Span and Payments are the schedule of a Scheduled charge,
+	// measured from the horizon's start: with Payments ≥ 1, that many equal
+	// payments at Start, Start + Span/Payments, …; with Payments = 0, paid
+	// evenly over [Start, Start + Span). Other timings leave them zero.
+	Start    Duration `json:"start,omitempty"`
+	Span     Duration `json:"span,omitempty"`
+	Payments int      `json:"payments,omitempty"`
 }
 
 // MaxChargeExponent bounds the decimal exponent of the amounts a pricing

@@ -221,9 +221,13 @@ const (
 	Spread
 	// AtEnd is paid (or, if negative, received) at the end of the horizon.
 	AtEnd
+	// Scheduled is paid on the charge's own schedule (Charge.Start, Span
+	// and Payments), which may run past the horizon: the renewals of a
+	// commitment, the part of a term beyond the horizon.
+	Scheduled
 )
 
-var timingNames = []string{"upfront", "spread", "at-end"}
+var timingNames = []string{"upfront", "spread", "at-end", "scheduled"}
 
 // String returns the timing's name as used in JSON.
 func (t Timing) String() string { return enumName(timingNames, t, "Timing") }

@@ -14,13 +14,13 @@ import (
 // [errors.Is].
 var (
 	// ErrNotFinite reports a NaN or infinite quantity.
-	ErrNotFinite = errors.New("not a finite number")
+	ErrNotFinite = vocab.ErrNotFinite
 	// ErrNegative reports a negative quantity or amount where only zero or more is meaningful.
-	ErrNegative = errors.New("negative value")
+	ErrNegative = vocab.ErrNegative
 	// ErrOutOfRange reports a value outside its documented range, such as a probability above 1.
-	ErrOutOfRange = errors.New("value out of range")
+	ErrOutOfRange = vocab.ErrOutOfRange
 	// ErrMissing reports a required field that is empty or zero.
-	ErrMissing = errors.New("required value missing")
+	ErrMissing = vocab.ErrMissing
 	// ErrZeroGPUs reports an offer with no GPUs per node.
 	ErrZeroGPUs = errors.New("zero GPUs per node")
 	// ErrSalvageAbovePrice reports an owned server whose salvage value exceeds its purchase price.
@@ -40,7 +40,7 @@ var (
 	ErrInvalidUsage = errors.New("invalid usage")
 	// ErrTooManyProblems is wrapped by the *MoreProblemsError that ends a
 	// list of problems cut at MaxProblems.
-	ErrTooManyProblems = errors.New("too many problems")
+	ErrTooManyProblems = vocab.ErrTooManyProblems
 )
 
 // MaxProblems bounds the problems one validation, decoding or import lists:
@@ -165,6 +165,13 @@ func (p *problems) put(err error) {
 		p.more++
 	default:
 		p.errs = append(p.errs, err)
+	}
+}
+
+// putAll adds every leaf of a tree of joined errors as it is.
+func (p *problems) putAll(err error) {
+	for _, e := range flatten(err) {
+		p.put(e)
 	}
 }
 

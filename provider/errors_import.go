@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/gputco/gputco/internal/vocab"
 )
 
 // Sentinel errors of the importers, adjustments and merging. Test for them
@@ -12,7 +14,7 @@ var (
 	// ErrMalformed reports input that does not parse: a CSV value that is not
 	// of its column's type (number, decimal amount, duration, date, name), or
 	// JSON that is not well formed or has unknown fields or wrong types.
-	ErrMalformed = errors.New("malformed value")
+	ErrMalformed = vocab.ErrMalformed
 	// ErrMissingColumn reports a required column absent from a CSV header.
 	ErrMissingColumn = errors.New("required column missing")
 	// ErrFieldCount reports a CSV row whose number of fields differs from the header's.

@@ -876,15 +876,18 @@ func TestChargeLines(t *testing.T) {
 			},
 		},
 		{
-			name:    "reserved 13 months of a 1-year term",
-			reason:  "13 months = 9490 h need two terms; the second term's 8030 h beyond the horizon are still owed",
+			name: "reserved 13 months of a 1-year term",
+			reason: "13 months = 9490 h need two terms; the renewal's upfront is paid when it starts, at 8760 h; " +
+				"the second term's 8030 h beyond the horizon are still owed, paid over those hours",
 			pricing: provider.Reserved{Term: provider.Year, UpfrontPerNode: usd("1000"), RecurringPerHour: usd("1")},
 			usage:   provider.Usage{Horizon: 13 * provider.Month, Nodes: 1},
 			want: []provider.Charge{
 				{Category: provider.Commitment, Label: "upfront", Amount: usd("1000"), Timing: provider.Upfront},
-				{Category: provider.Commitment, Label: "renewal upfront", Amount: usd("1000"), Timing: provider.Spread},
+				{Category: provider.Commitment, Label: "renewal upfront", Amount: usd("1000"), Timing: provider.Scheduled,
+					Start: provider.Duration(provider.Year), Span: provider.Duration(provider.Year), Payments: 1},
 				{Category: provider.Commitment, Label: "recurring", Amount: usd("9490"), Timing: provider.Spread},
-				{Category: provider.Commitment, Label: "commitment beyond horizon", Amount: usd("8030"), Timing: provider.AtEnd},
+				{Category: provider.Commitment, Label: "commitment beyond horizon", Amount: usd("8030"), Timing: provider.Scheduled,
+					Start: provider.Duration(13 * provider.Month), Span: provider.Duration(8030 * time.Hour)},
 			},
 		},
 		{

@@ -65,10 +65,13 @@ func (r Reserved) EffectiveRatePerHour() decimal.Decimal {
 // Charges bills u.Nodes nodes for ⌈Horizon/Term⌉ whole terms; runs and the
 // busy fraction are ignored. Lines, all of category Commitment:
 //   - "upfront": the first term's upfront amount, Upfront;
-//   - "renewal upfront": the upfront amounts of later terms, Spread;
+//   - "renewal upfront": the upfront amounts of later terms, Scheduled as
+//     one payment at the start of each (Start Term, Span (terms − 1)·Term,
+//     Payments terms − 1);
 //   - "recurring": the recurring amount for the horizon's hours, Spread;
 //   - "commitment beyond horizon": the recurring amount for the hours of the
-//     last term after the horizon, AtEnd.
+//     last term after the horizon, Scheduled evenly over those hours (Start
+//     Horizon, Span the hours beyond, Payments 0).
 //
 // Lines that would be zero are omitted; with nothing held the result is one
 // zero "recurring" line.
@@ -94,7 +97,8 @@ func (r Reserved) charges(u Usage) []Charge {
 		out = append(out, Charge{Category: Commitment, Label: "upfront", Amount: r.UpfrontPerNode.Mul(nodes), Timing: Upfront})
 		if terms > 1 {
 			renew := r.UpfrontPerNode.Mul(nodes).Mul(decimal.NewFromInt(terms - 1))
-			out = append(out, Charge{Category: Commitment, Label: "renewal upfront", Amount: renew, Timing: Spread})
+			out = append(out, Charge{Category: Commitment, Label: "renewal upfront", Amount: renew, Timing: Scheduled,
+				Start: Duration(r.Term), Span: Duration(time.Duration(terms-1) * r.Term), Payments: int(terms - 1)})
 		}
 	}
 	if !r.RecurringPerHour.IsZero() {
@@ -104,7 +108,8 @@ func (r Reserved) charges(u Usage) []Charge {
 		beyondNs := covered.Sub(decimal.NewFromInt(int64(u.Horizon)))
 		if beyondNs.IsPositive() {
 			beyond := perHour(r.RecurringPerHour.Mul(nodes), beyondNs)
-			out = append(out, Charge{Category: Commitment, Label: "commitment beyond horizon", Amount: beyond, Timing: AtEnd})
+			out = append(out, Charge{Category: Commitment, Label: "commitment beyond horizon", Amount: beyond, Timing: Scheduled,
+				Start: Duration(u.Horizon), Span: Duration(beyondNs.IntPart())}) // beyondNs < Term
 		}
 	}
 	if len(out) == 0 {

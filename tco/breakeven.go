@@ -158,14 +158,14 @@ const minUtilization = 1e-9
 //
 // The same call finds the month from which owning has cost less cash than
 // renting, at a.Utilization (or 1 when unset). Offers that state different
-// currencies are an error wrapping ErrCurrency; the package does no exchange.
+// currencies are an error wrapping ErrCurrencyMismatch; the package does no exchange.
 func BreakEven(w workload.Workload, rent, own provider.Offer, a Assumptions) (BreakEvenPoint, error) {
 	if err := a.Validate(); err != nil {
 		return BreakEvenPoint{}, err
 	}
 	if rent.Currency != "" && own.Currency != "" && rent.Currency != own.Currency {
-		return BreakEvenPoint{}, fmt.Errorf("tco: break-even of %q (%s) against %q (%s): %w",
-			rent.ID, rent.Currency, own.ID, own.Currency, ErrCurrency)
+		return BreakEvenPoint{}, fmt.Errorf("tco: break-even of %s (%s) against %s (%s): %w",
+			quoted(rent.ID), quoted(rent.Currency), quoted(own.ID), quoted(own.Currency), ErrCurrencyMismatch)
 	}
 	sw := w
 	if !sw.IsService() {
@@ -177,7 +177,7 @@ func BreakEven(w workload.Workload, rent, own provider.Offer, a Assumptions) (Br
 		sw.Horizon = a.Horizon
 	}
 	if sw.Horizon <= 0 {
-		return BreakEvenPoint{}, fmt.Errorf("tco: break-even for %q: horizon required: %w", w.Name, ErrInvalidAssumptions)
+		return BreakEvenPoint{}, fmt.Errorf("tco: break-even for %s: horizon required: %w", quoted(w.Name), ErrInvalidAssumptions)
 	}
 	costs := func(u float64) (r, o Report, err error) {
 		au := a

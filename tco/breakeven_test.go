@@ -112,7 +112,7 @@ func TestBreakEvenCurrencies(t *testing.T) {
 			own := node8("own", refServer(3))
 			rent.Currency, own.Currency = tt.rent, tt.own
 			_, err := tco.BreakEven(node8Service(), rent, own, tco.Assumptions{})
-			if (err != nil) != tt.wantErr || (tt.wantErr && !errors.Is(err, tco.ErrCurrency)) {
+			if (err != nil) != tt.wantErr || (tt.wantErr && !errors.Is(err, tco.ErrCurrencyMismatch)) {
 				t.Errorf("err = %v, want error %v (%s)", err, tt.wantErr, tt.reason)
 			}
 		})

@@ -3,6 +3,10 @@ package tco
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/gputco/gputco/provider"
 )
 
 // Sentinel errors of the package. Test for them with errors.Is.
@@ -18,8 +22,13 @@ var (
 	ErrNotOffered = errors.New("not offered")
 	// ErrInvalidAssumptions reports a negative, NaN or out-of-range assumption.
 	ErrInvalidAssumptions = errors.New("invalid assumptions")
-	// ErrCurrency reports offers compared across currencies.
-	ErrCurrency = errors.New("currency mismatch")
+	// ErrCurrencyMismatch reports offers compared across currencies. It is
+	// provider.ErrCurrencyMismatch.
+	ErrCurrencyMismatch = provider.ErrCurrencyMismatch
+	// ErrCurrency is ErrCurrencyMismatch.
+	//
+	// Deprecated: use ErrCurrencyMismatch, the name the provider package uses.
+	ErrCurrency = ErrCurrencyMismatch
 	// ErrInfeasible reports a workload that cannot finish: the expected wall
 	// time overflows, typically a long job that tolerates no interruption on
 	// nodes that fail.
@@ -41,10 +50,10 @@ var (
 	// ErrInvalidDeadlineJob reports a DeadlineJob that cannot be simulated.
 	ErrInvalidDeadlineJob = errors.New("invalid deadline job")
 	// ErrNotFinite reports a derived quantity that is NaN or infinite, which
-	// no money amount can be made of.
-	ErrNotFinite = errors.New("tco: quantity not finite")
+	// no money amount can be made of. It is provider.ErrNotFinite.
+	ErrNotFinite = provider.ErrNotFinite
 	// ErrNotPrepared reports a nil or zero Prepared: build one with Prepare.
-	ErrNotPrepared = errors.New("tco: workload not prepared")
+	ErrNotPrepared = errors.New("workload not prepared")
 	// ErrInvalidPolicyChoice reports a Policy that chose spot while spot was
 	// unavailable, chose an unknown Instance, or was nil.
 	ErrInvalidPolicyChoice = errors.New("invalid policy choice")
@@ -88,7 +97,7 @@ type CompatibilityError struct {
 
 // Error formats the problem.
 func (e *CompatibilityError) Error() string {
-	return fmt.Sprintf("tco: workload %q on offer %q: %s: %s", e.Workload, e.Offer, e.Check, e.Reason)
+	return fmt.Sprintf("tco: workload %s on offer %s: %s: %s", quoted(e.Workload), quoted(e.Offer), e.Check, e.Reason)
 }
 
 // Unwrap returns ErrIncompatible, ErrDoesNotFit or ErrNotOffered by Check.
@@ -100,4 +109,34 @@ func (e *CompatibilityError) Unwrap() error {
 		return ErrNotOffered
 	}
 	return ErrIncompatible
+}
+
+// quoted returns s quoted for an error message, cut as cut cuts: a name or
+// ID of any length is echoed in a bounded message.
+func quoted(s string) string {
+	if len(s) <= provider.MaxEchoBytes {
+		return strconv.Quote(s)
+	}
+	c, n := cutAt(s)
+	return strconv.Quote(c+"…") + " (" + strconv.Itoa(n) + " bytes)"
+}
+
+// cut returns s cut to provider.MaxEchoBytes bytes, at a character
+// boundary, followed by "…" and its length; s itself when short enough.
+func cut(s string) string {
+	if len(s) <= provider.MaxEchoBytes {
+		return s
+	}
+	c, n := cutAt(s)
+	return c + "… (" + strconv.Itoa(n) + " bytes)"
+}
+
+// cutAt returns the first provider.MaxEchoBytes bytes of s, at a character
+// boundary, and the length of s.
+func cutAt(s string) (string, int) {
+	n := provider.MaxEchoBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], len(s)
 }

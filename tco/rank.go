@@ -38,7 +38,7 @@ func (e Exclusion) Unwrap() error { return e.Err }
 // Rank evaluates w on every offer under a and returns the compatible
 // offers' reports, cheapest first by present value, and every other offer
 // with the error that excluded it. Only a problem of w or a (as Prepare
-// reports it), or offers in more than one currency (ErrCurrency: the package
+// reports it), or offers in more than one currency (ErrCurrencyMismatch: the package
 // does no exchange), is an error. It does not modify its arguments.
 func Rank(w workload.Workload, offers []provider.Offer, a Assumptions) (Ranking, error) {
 	p, err := Prepare(w, a)
@@ -59,7 +59,7 @@ func (p *Prepared) Rank(offers []provider.Offer) (Ranking, error) {
 			continue
 		}
 		if currency != "" && o.Currency != currency {
-			return Ranking{}, fmt.Errorf("tco: rank: offers in %s and %s: %w", currency, o.Currency, ErrCurrency)
+			return Ranking{}, fmt.Errorf("tco: rank: offers in %s and %s: %w", currency, o.Currency, ErrCurrencyMismatch)
 		}
 		currency = o.Currency
 	}

@@ -117,10 +117,10 @@ func TestRankExcludes(t *testing.T) {
 	eur.ID, eur.Currency = "eur", "EUR"
 	usd := compatOffer()
 	usd.Currency = "USD"
-	if _, err := tco.Rank(w, []provider.Offer{usd, eur}, tco.Assumptions{}); !errors.Is(err, tco.ErrCurrency) {
+	if _, err := tco.Rank(w, []provider.Offer{usd, eur}, tco.Assumptions{}); !errors.Is(err, tco.ErrCurrencyMismatch) {
 		t.Errorf("two currencies: %v, want ErrCurrency", err)
 	}
-	if _, err := tco.Rank(workload.Workload{}, []provider.Offer{good}, tco.Assumptions{}); !errors.Is(err, workload.ErrRequired) {
+	if _, err := tco.Rank(workload.Workload{}, []provider.Offer{good}, tco.Assumptions{}); !errors.Is(err, workload.ErrMissing) {
 		t.Errorf("invalid workload: %v, want its validation error", err)
 	}
 }

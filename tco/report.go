@@ -33,10 +33,12 @@ type Report struct {
 	DiscountRatePerYear float64
 	// PresentValue is Total discounted to the start: upfront lines at t = 0,
 	// spread lines in equal parts at the end of each month, at-end lines at
-	// the horizon.
+	// the horizon, scheduled lines (a commitment's renewals, the part of a
+	// term beyond the horizon) when their schedule pays them.
 	PresentValue decimal.Decimal
 	// CashFlow is what is paid in each month of the horizon (the last month
-	// may be partial); it sums exactly to Total.
+	// may be partial) and, when a commitment outlasts the horizon, in each
+	// month after it until the commitment ends; it sums exactly to Total.
 	CashFlow []decimal.Decimal
 	// BilledGPUHours is the GPU time paid for: the runs (with their billing
 	// rounding) for pay-as-you-go offers, the capacity held for committed and
@@ -150,7 +152,7 @@ func (o *Owner) UnmarshalText(b []byte) error {
 	case "offer":
 		*o = OwnerOffer
 	default:
-		return fmt.Errorf("tco: owner %q: %w", b, provider.ErrUnknownName)
+		return fmt.Errorf("tco: owner %s: %w", quoted(string(b)), provider.ErrUnknownName)
 	}
 	return nil
 }
@@ -176,6 +178,7 @@ func total(lines []Line) decimal.Decimal {
 // monthly schedule s of the report's horizon.
 func (r *Report) finish(s *schedule) error {
 	var explicit, hidden, upfront, spread, atEnd decimal.Decimal
+	var scheduled []provider.Charge
 	for _, l := range r.Lines {
 		if l.Category.Hidden() {
 			hidden = hidden.Add(l.Amount)
@@ -187,12 +190,17 @@ func (r *Report) finish(s *schedule) error {
 			upfront = upfront.Add(l.Amount)
 		case l.Timing == provider.AtEnd:
 			atEnd = atEnd.Add(l.Amount)
+		case l.Timing == provider.Scheduled:
+			scheduled = append(scheduled, l.Charge)
 		default:
 			spread = spread.Add(l.Amount)
 		}
 	}
 	r.Explicit, r.Hidden, r.Total = explicit, hidden, explicit.Add(hidden)
 	r.CashFlow, r.PresentValue = s.cashFlow(upfront, spread, atEnd)
+	if len(scheduled) > 0 {
+		r.CashFlow, r.PresentValue = s.addScheduled(r.CashFlow, r.PresentValue, scheduled)
+	}
 	r.CostPerUsefulGPUHour, r.CostPerWorkUnit = decimal.Zero, decimal.Zero
 	var q quantities
 	if r.UsefulGPUHours > 0 {
@@ -220,16 +228,19 @@ type schedule struct {
 	factors      []decimal.Decimal
 	wholeFactors decimal.Decimal
 	end          decimal.Decimal
+	// rate is the annual discount rate.
+	rate float64
 }
+
+// maxMonths bounds the months of a cash flow (300 years).
+const maxMonths = 12 * 300
 
 // newSchedule returns the schedule of horizon at the annual rate.
 func newSchedule(horizon time.Duration, rate float64) *schedule {
 	months := int(math.Ceil(horizon.Hours() / provider.Month.Hours()))
-	months = max(1, min(months, 12*300))
-	s := &schedule{horizon: horizon, months: months, month: hoursPerMonth, end: decimal.NewFromInt(1), wholeFactors: decimal.Zero}
-	if months > 1 {
-		s.hours = dec(horizon.Hours())
-	}
+	months = max(1, min(months, maxMonths))
+	s := &schedule{horizon: horizon, months: months, hours: dec(horizon.Hours()), month: hoursPerMonth,
+		end: decimal.NewFromInt(1), wholeFactors: decimal.Zero, rate: rate}
 	if rate == 0 {
 		return s
 	}
@@ -275,6 +286,71 @@ func (s *schedule) cashFlow(upfront, spread, atEnd decimal.Decimal) ([]decimal.D
 		pv = upfront.Add(spread).Add(atEnd)
 	} else {
 		pv = upfront.Add(part.Mul(s.wholeFactors)).Add(last.Mul(s.factors[whole])).Add(atEnd.Mul(s.end))
+	}
+	return flow, pv.Round(provider.Precision)
+}
+
+// discountAt returns the discount factor at time t from the start.
+func (s *schedule) discountAt(t time.Duration) decimal.Decimal {
+	if s.rate == 0 || t <= 0 {
+		return decimal.NewFromInt(1)
+	}
+	return dec(math.Pow(1+s.rate, -t.Hours()/provider.Year.Hours()))
+}
+
+// addScheduled adds Scheduled charges to a cash flow and its present value:
+// each payment of a charge with Payments ≥ 1 falls in the month holding its
+// time and is discounted from that time (when there are more payments than
+// months, those of one month are summed and discounted from the month's
+// end); a charge with Payments = 0 is paid over [Start, Start + Span) in
+// parts proportional to each month's share, each at the end of its part.
+// The flow grows past the horizon as far as the schedules reach (at most
+// maxMonths). Parts are rounded at provider.Precision, the last part of a
+// charge taking the rest, so that the flow still sums exactly to the total.
+func (s *schedule) addScheduled(flow []decimal.Decimal, pv decimal.Decimal, cs []provider.Charge) ([]decimal.Decimal, decimal.Decimal) {
+	month := provider.Month
+	put := func(m int, amount decimal.Decimal, at time.Duration) {
+		m = max(0, min(m, maxMonths-1))
+		for len(flow) <= m {
+			flow = append(flow, decimal.Zero)
+		}
+		flow[m] = flow[m].Add(amount)
+		pv = pv.Add(amount.Mul(s.discountAt(at)))
+	}
+	for _, c := range cs {
+		start, span := time.Duration(c.Start), time.Duration(c.Span)
+		end := satAdd(start, span)
+		left := c.Amount
+		switch {
+		case c.Payments >= 1 && c.Payments <= maxMonths:
+			per := c.Amount.DivRound(decimal.NewFromInt(int64(c.Payments)), provider.Precision)
+			step := span / time.Duration(c.Payments)
+			for k := range c.Payments {
+				at := satAdd(start, step*time.Duration(k))
+				part := per
+				if k == c.Payments-1 {
+					part = left
+				}
+				left = left.Sub(part)
+				put(int(at/month), part, at)
+			}
+		default: // evenly over [start, end), or many payments summed by month
+			if span <= 0 {
+				put(int(start/month), left, start)
+				continue
+			}
+			total := dec(span.Hours())
+			for t := start; t < end; {
+				next := min(end, (t/month+1)*month)
+				part := c.Amount.Mul(dec((next - t).Hours())).DivRound(total, provider.Precision)
+				if next >= end {
+					part = left
+				}
+				left = left.Sub(part)
+				put(int(t/month), part, next)
+				t = next
+			}
+		}
 	}
 	return flow, pv.Round(provider.Precision)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -281,4 +282,62 @@ func TestServiceCoverage(t *testing.T) {
 	if r, err := tco.Evaluate(job, own, tco.Assumptions{}); err != nil || r.Coverage != 1 {
 		t.Errorf("a finite job: coverage %g, %v; want 1 (its finish counts the delay)", r.Coverage, err)
 	}
+}
+
+// TestReservationCashTiming: a renewal's upfront is paid when the renewal
+// starts, and the part of a term beyond the horizon on its own schedule —
+// month by month after the horizon — in the cash flow and the present value.
+// Both once went wrong: renewals spread over the horizon's months, the part
+// beyond the horizon one lump at its end. The oracle is the discount factor
+// (1 + r)^(−t/year) at each payment's time t.
+func TestReservationCashTiming(t *testing.T) {
+	const r = 0.08
+	f := func(hours float64) float64 { return math.Pow(1+r, -hours/8760) }
+	w := workload.Workload{Name: "svc", Kind: workload.Inference, GPUs: 8, Demand: workload.Constant{Value: 1},
+		Interruption: workload.Interruption{Tolerance: workload.Stateless}}
+	offer := func(p provider.Pricing) provider.Offer {
+		return provider.Offer{ID: "res", Provider: "test", GPU: provider.GPU{Model: "H100 SXM", MemoryGiB: 80},
+			GPUsPerNode: 8, Pricing: p, Availability: provider.Availability{FillProbability: 1}}
+	}
+	t.Run("3-year term over one year", func(t *testing.T) {
+		w := w
+		w.Horizon = provider.Year
+		rep, err := tco.Evaluate(w, offer(provider.Reserved{Term: 3 * provider.Year, RecurringPerHour: decimal.NewFromInt(10)}), tco.Assumptions{DiscountRatePerYear: r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.CashFlow) != 36 {
+			t.Fatalf("cash flow of %d months, want the 36 of the term", len(rep.CashFlow))
+		}
+		want := 0.0
+		for m, got := range rep.CashFlow {
+			if !got.Equal(decimal.NewFromInt(7300)) {
+				t.Errorf("month %d pays %s, want 7300 (730 h at $10)", m+1, got)
+			}
+			want += 7300 * f(float64(m+1)*730)
+		}
+		if pv, _ := rep.PresentValue.Float64(); math.Abs(pv-want) > 0.01 {
+			t.Errorf("present value %.2f, want %.2f", pv, want)
+		}
+	})
+	t.Run("monthly rental renewals", func(t *testing.T) {
+		w := w
+		w.Horizon = 3 * provider.Month
+		rep, err := tco.Evaluate(w, offer(provider.Monthly(decimal.NewFromInt(1000))), tco.Assumptions{DiscountRatePerYear: r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.CashFlow) != 3 {
+			t.Fatalf("cash flow %v, want 3 months", rep.CashFlow)
+		}
+		for m, got := range rep.CashFlow {
+			if !got.Equal(decimal.NewFromInt(1000)) {
+				t.Errorf("month %d pays %s, want the month's 1000 at its start", m+1, got)
+			}
+		}
+		want := 1000 * (1 + f(730) + f(1460))
+		if pv, _ := rep.PresentValue.Float64(); math.Abs(pv-want) > 0.01 {
+			t.Errorf("present value %.2f, want %.2f (each month paid at its start)", pv, want)
+		}
+	})
 }

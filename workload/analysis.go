@@ -115,7 +115,7 @@ func defaultSlices(h time.Duration) int {
 // prepare validates the common arguments of the analysis functions.
 func prepare(c Curve, horizon time.Duration) error {
 	if c == nil {
-		return fieldErr("curve", "nil", ErrRequired, "")
+		return fieldErr("curve", "nil", ErrMissing, "")
 	}
 	if horizon <= 0 {
 		return fieldErr("horizon", horizon, ErrZeroPeriod, "")
@@ -126,7 +126,7 @@ func prepare(c Curve, horizon time.Duration) error {
 // checkDemand reports a sampled value that is NaN, infinite or negative.
 func checkDemand(v float64, t time.Duration) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-		return fmt.Errorf("%w: demand %v at t = %v", ErrDemand, v, t)
+		return fmt.Errorf("workload: %w: demand %v at t = %v", ErrDemand, v, t)
 	}
 	return nil
 }

@@ -80,7 +80,7 @@ func TestAnalysisErrors(t *testing.T) {
 	}{
 		{"zero horizon", "nothing to analyse", func() error { _, err := Mean(c, 0); return err }, ErrZeroPeriod},
 		{"negative horizon", "nothing to analyse", func() error { _, err := LoadDuration(c, -time.Hour, 10); return err }, ErrZeroPeriod},
-		{"nil curve", "a curve is required", func() error { _, err := Peak(nil, time.Hour); return err }, ErrRequired},
+		{"nil curve", "a curve is required", func() error { _, err := Peak(nil, time.Hour); return err }, ErrMissing},
 		{"too many slices", "memory is bounded", func() error { _, err := Sample(c, time.Hour, MaxSamples+1); return err }, ErrOutOfRange},
 		{"zero slices", "discretisation needs slices", func() error { _, err := Discretize(c, Day, 0); return err }, ErrOutOfRange},
 		{"bad quantile", "quantiles are in [0, 1]", func() error { _, err := Quantile(c, Day, 1.5); return err }, ErrOutOfRange},

@@ -95,7 +95,7 @@ func (s Sum) MeanOver(horizon time.Duration) (float64, bool) {
 // all, or an invalid term.
 func (s Sum) Validate() error {
 	if len(s.Terms) == 0 {
-		return fieldErr("terms", "[]", ErrRequired, "a sum needs at least one term")
+		return fieldErr("terms", "[]", ErrMissing, "a sum needs at least one term")
 	}
 	if err := checkNodes(s); err != nil {
 		return err

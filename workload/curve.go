@@ -124,7 +124,7 @@ func checkNodes(c Curve) error {
 // Validate method if it has one.
 func validateCurve(c Curve) error {
 	if c == nil {
-		return fieldErr("curve", "nil", ErrRequired, "")
+		return fieldErr("curve", "nil", ErrMissing, "")
 	}
 	if err := checkNodes(c); err != nil {
 		return err
@@ -314,7 +314,7 @@ func (w Weekly) Validate() error {
 		c Curve
 	}{{"weekday", w.Weekday}, {"weekend", w.Weekend}} {
 		if p.c == nil {
-			errs.add(fieldErr(p.n, "nil", ErrRequired, ""))
+			errs.add(fieldErr(p.n, "nil", ErrMissing, ""))
 			continue
 		}
 		errs.addAll(prefixErrors(p.n, validateCurve(p.c)))
@@ -588,7 +588,7 @@ func (g Growth) MeanOver(horizon time.Duration) (float64, bool) {
 func (g Growth) Validate() error {
 	var errs problemList
 	if g.Base == nil {
-		errs.add(fieldErr("base", "nil", ErrRequired, ""))
+		errs.add(fieldErr("base", "nil", ErrMissing, ""))
 	} else {
 		errs.addAll(prefixErrors("base", validateCurve(g.Base)))
 	}

@@ -132,13 +132,13 @@ func TestInvalidCurvesNeverPanic(t *testing.T) {
 		{"NaN sample", "NaN demand", PiecewiseLinear{Points: []Point{{0, math.NaN()}}}, ErrNotFinite},
 		{"negative constant", "negative demand", Constant{Value: -0.5}, ErrNegative},
 		{"zero repeat", "zero period", Repeat{Curve: Constant{Value: 1}}, ErrZeroPeriod},
-		{"nil repeat", "missing curve", Repeat{Cycle: time.Hour}, ErrRequired},
-		{"empty sum", "nothing to add", Sum{}, ErrRequired},
-		{"nil term", "missing curve", Sum{Terms: []Curve{nil}}, ErrRequired},
+		{"nil repeat", "missing curve", Repeat{Cycle: time.Hour}, ErrMissing},
+		{"empty sum", "nothing to add", Sum{}, ErrMissing},
+		{"nil term", "missing curve", Sum{Terms: []Curve{nil}}, ErrMissing},
 		{"NaN scale", "NaN factor", Scale{Curve: Constant{Value: 1}, Factor: math.NaN()}, ErrNotFinite},
 		{"inverted clamp", "min above max", Clamp{Curve: Constant{Value: 1}, Min: 0.8, Max: 0.2}, ErrOutOfRange},
 		{"growth -1", "compound of −100 % is undefined", Growth{Base: Constant{Value: 1}, RatePerYear: -1}, ErrOutOfRange},
-		{"weekly nil", "missing profile", Weekly{Weekday: Constant{Value: 1}}, ErrRequired},
+		{"weekly nil", "missing profile", Weekly{Weekday: Constant{Value: 1}}, ErrMissing},
 		{"diurnal NaN hour", "peak hour out of range", Diurnal{Mean: 0.5, PeakHour: math.NaN()}, ErrOutOfRange},
 	}
 	for _, tt := range tests {

@@ -96,7 +96,7 @@ func MarshalCurve(c Curve) ([]byte, error) {
 	var v any
 	switch c := c.(type) {
 	case nil:
-		return nil, fmt.Errorf("%w: nil", ErrUnsupportedCurve)
+		return nil, fmt.Errorf("workload: %w: nil", ErrUnsupportedCurve)
 	case Constant:
 		v = constantJSON{"constant", c.Value}
 	case Diurnal:
@@ -166,7 +166,7 @@ func MarshalCurve(c Curve) ([]byte, error) {
 	case json.Marshaler:
 		return c.MarshalJSON()
 	default:
-		return nil, fmt.Errorf("%w: %T", ErrUnsupportedCurve, c)
+		return nil, fmt.Errorf("workload: %w: %T", ErrUnsupportedCurve, c)
 	}
 	return json.Marshal(v)
 }
@@ -175,10 +175,10 @@ func MarshalCurve(c Curve) ([]byte, error) {
 const MaxCurveDepth = 32
 
 // UnmarshalCurve decodes a curve written by MarshalCurve. Unknown types and
-// unknown fields are errors (wrapping ErrUnknownName or ErrSyntax), and so is
-// nesting deeper than MaxCurveDepth or more than MaxCurveNodes curves in all
-// (wrapping ErrOutOfRange too), checked as the curves are read; the curve is
-// not validated otherwise ("null" decodes to a nil curve without error).
+// unknown fields are errors (wrapping ErrUnknownName or ErrMalformed), and so
+// is nesting deeper than MaxCurveDepth or more than MaxCurveNodes curves in
+// all (wrapping ErrOutOfRange too), checked as the curves are read; the curve
+// is not validated otherwise ("null" decodes to a nil curve without error).
 //
 // UnmarshalCurve knows the built-in types only; Decoder.Curve also decodes
 // types of your own.
@@ -191,7 +191,7 @@ func UnmarshalCurve(data []byte) (Curve, error) {
 func unmarshalCurve(data []byte, d Decoder) (Curve, error) {
 	depth, nodes := d.depth, d.nodes
 	if depth > MaxCurveDepth {
-		return nil, fmt.Errorf("%w: curves nested deeper than %d", ErrSyntax, MaxCurveDepth)
+		return nil, fmt.Errorf("workload: %w: curves nested deeper than %d", ErrMalformed, MaxCurveDepth)
 	}
 	inner := d
 	inner.depth++
@@ -200,25 +200,25 @@ func unmarshalCurve(data []byte, d Decoder) (Curve, error) {
 		return nil, nil
 	}
 	if *nodes++; *nodes > MaxCurveNodes {
-		return nil, fmt.Errorf("%w: %w: more than MaxCurveNodes = %d curves", ErrSyntax, ErrOutOfRange, MaxCurveNodes)
+		return nil, fmt.Errorf("workload: %w: %w: more than MaxCurveNodes = %d curves", ErrMalformed, ErrOutOfRange, MaxCurveNodes)
 	}
 	var t curveType
 	if err := json.Unmarshal(data, &t); err != nil {
-		return nil, fmt.Errorf("%w: curve: %w", ErrSyntax, err)
+		return nil, fmt.Errorf("workload: %w: curve: %w", ErrMalformed, nested{err})
 	}
 	if f, ok := d.Curves[t.Type]; ok {
 		c, err := f(data, inner)
 		if err != nil {
-			if errors.Is(err, ErrSyntax) || errors.Is(err, ErrOutOfRange) {
-				return nil, fmt.Errorf("%s curve: %w", echo(t.Type), err)
+			if errors.Is(err, ErrMalformed) || errors.Is(err, ErrOutOfRange) {
+				return nil, fmt.Errorf("workload: %s curve: %w", echo(t.Type), nested{err})
 			}
-			return nil, fmt.Errorf("%w: %s curve: %w", ErrSyntax, echo(t.Type), err)
+			return nil, fmt.Errorf("workload: %w: %s curve: %w", ErrMalformed, echo(t.Type), nested{err})
 		}
 		return c, nil
 	}
 	dec := func(v any) error {
 		if err := strictUnmarshal(data, v); err != nil {
-			return fmt.Errorf("%w: %s curve: %w", ErrSyntax, t.Type, err)
+			return fmt.Errorf("workload: %w: %s curve: %w", ErrMalformed, t.Type, nested{err})
 		}
 		return nil
 	}
@@ -285,7 +285,7 @@ func unmarshalCurve(data []byte, d Decoder) (Curve, error) {
 			return nil, err
 		}
 		if *nodes+len(v.Terms) > MaxCurveNodes {
-			return nil, fmt.Errorf("%w: %w: a sum of %d terms: more than MaxCurveNodes = %d curves", ErrSyntax, ErrOutOfRange, len(v.Terms), MaxCurveNodes)
+			return nil, fmt.Errorf("%w: %w: a sum of %d terms: more than MaxCurveNodes = %d curves", ErrMalformed, ErrOutOfRange, len(v.Terms), MaxCurveNodes)
 		}
 		terms := make([]Curve, len(v.Terms))
 		for i, raw := range v.Terms {
@@ -325,5 +325,5 @@ func unmarshalCurve(data []byte, d Decoder) (Curve, error) {
 		c, err := sub(v.Curve)
 		return Repeat{Curve: c, Cycle: time.Duration(v.Cycle)}, err
 	}
-	return nil, fmt.Errorf("%w: curve type %s", ErrUnknownName, echo(t.Type))
+	return nil, fmt.Errorf("workload: %w: curve type %s", ErrUnknownName, echo(t.Type))
 }

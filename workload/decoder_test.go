@@ -102,12 +102,12 @@ func TestDecoderBounds(t *testing.T) {
 	for range workload.MaxCurveDepth + 1 {
 		nested = `{"type":"ramp","over":"1h","inner":` + nested + `}`
 	}
-	if _, err := rampDecoder.Curve([]byte(nested)); !errors.Is(err, workload.ErrSyntax) || !strings.Contains(err.Error(), "deeper") {
+	if _, err := rampDecoder.Curve([]byte(nested)); !errors.Is(err, workload.ErrMalformed) || !strings.Contains(err.Error(), "deeper") {
 		t.Errorf("ramps nested %d deep: %v, want the depth limit", workload.MaxCurveDepth+1, err)
 	}
 	// A decoder's error names the type.
-	if _, err := rampDecoder.Curve([]byte(`{"type":"ramp","over":"soon","inner":null}`)); !errors.Is(err, workload.ErrSyntax) || !strings.Contains(err.Error(), `"ramp" curve`) {
-		t.Errorf("bad ramp: %v, want a syntax error naming the ramp curve", err)
+	if _, err := rampDecoder.Curve([]byte(`{"type":"ramp","over":"soon","inner":null}`)); !errors.Is(err, workload.ErrMalformed) || !strings.Contains(err.Error(), `"ramp" curve`) {
+		t.Errorf("bad ramp: %v, want a malformed-input error naming the ramp curve", err)
 	}
 	// A downstream decoder takes precedence over a built-in type of the same name.
 	own := workload.Decoder{Curves: map[string]workload.CurveDecoder{
@@ -144,8 +144,8 @@ func TestDecoderScenario(t *testing.T) {
 	if !errors.Is(err, workload.ErrDemand) {
 		t.Errorf("a ramp above 1 decoded to %v, %v; want the validation error", w, err)
 	}
-	if _, err := rampDecoder.Scenario([]byte(`{"workloads":[{"name":"x","oops":1}]}`)); !errors.Is(err, workload.ErrSyntax) {
-		t.Errorf("unknown field: %v, want ErrSyntax", err)
+	if _, err := rampDecoder.Scenario([]byte(`{"workloads":[{"name":"x","oops":1}]}`)); !errors.Is(err, workload.ErrMalformed) {
+		t.Errorf("unknown field: %v, want ErrMalformed", err)
 	}
 }
 

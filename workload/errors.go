@@ -6,41 +6,55 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gputco/gputco/internal/vocab"
 )
 
 // Sentinel errors. Validation and parsing errors wrap one of these, so
-// errors.Is works on every error the package returns.
+// errors.Is works on every error the package returns. Those of a kind the
+// provider package reports too are the same values as provider's
+// (ErrMissing is provider.ErrMissing, and so on). Their texts carry no
+// package prefix; the errors wrapping them start with "workload: ".
 var (
-	// ErrRequired reports a missing value that must be set.
-	ErrRequired = errors.New("workload: value required")
+	// ErrMissing reports a missing value that must be set.
+	ErrMissing = vocab.ErrMissing
 	// ErrNotFinite reports a NaN or infinite number.
-	ErrNotFinite = errors.New("workload: not a finite number")
+	ErrNotFinite = vocab.ErrNotFinite
 	// ErrNegative reports a negative quantity, duration or amount.
-	ErrNegative = errors.New("workload: negative value")
+	ErrNegative = vocab.ErrNegative
 	// ErrOutOfRange reports a value outside its documented range.
-	ErrOutOfRange = errors.New("workload: value out of range")
+	ErrOutOfRange = vocab.ErrOutOfRange
 	// ErrUnknownName reports an enumeration name or curve type that is not known.
-	ErrUnknownName = errors.New("workload: unknown name")
+	ErrUnknownName = vocab.ErrUnknownName
+	// ErrMalformed reports malformed JSON or CSV input.
+	ErrMalformed = vocab.ErrMalformed
 	// ErrConflict reports two settings that exclude each other.
-	ErrConflict = errors.New("workload: conflicting settings")
+	ErrConflict = errors.New("conflicting settings")
 	// ErrDuplicate reports a name that must be unique but appears twice.
-	ErrDuplicate = errors.New("workload: duplicate")
+	ErrDuplicate = errors.New("duplicate")
 	// ErrEmptySamples reports a sample series or step schedule without points.
-	ErrEmptySamples = errors.New("workload: no samples")
+	ErrEmptySamples = errors.New("no samples")
 	// ErrUnsorted reports sample or step times that are not strictly increasing.
-	ErrUnsorted = errors.New("workload: times not strictly increasing")
+	ErrUnsorted = errors.New("times not strictly increasing")
 	// ErrZeroPeriod reports a period or horizon that must be positive but is not.
-	ErrZeroPeriod = errors.New("workload: period must be positive")
+	ErrZeroPeriod = errors.New("period must be positive")
 	// ErrDemand reports demand that is NaN, infinite, negative or above the peak.
-	ErrDemand = errors.New("workload: invalid demand")
+	ErrDemand = errors.New("invalid demand")
 	// ErrUnsupportedCurve reports a curve that cannot be encoded to JSON
 	// because it is not one of the built-in curve types.
-	ErrUnsupportedCurve = errors.New("workload: curve type cannot be encoded")
-	// ErrSyntax reports malformed JSON or CSV input.
-	ErrSyntax = errors.New("workload: malformed input")
+	ErrUnsupportedCurve = errors.New("curve type cannot be encoded")
 	// ErrTooManyProblems is wrapped by the *MoreProblemsError that ends a
 	// list of problems cut at MaxProblems.
-	ErrTooManyProblems = errors.New("workload: too many problems")
+	ErrTooManyProblems = vocab.ErrTooManyProblems
+
+	// ErrRequired is ErrMissing.
+	//
+	// Deprecated: use ErrMissing, the name the provider package uses.
+	ErrRequired = ErrMissing
+	// ErrSyntax is ErrMalformed.
+	//
+	// Deprecated: use ErrMalformed, the name the provider package uses.
+	ErrSyntax = ErrMalformed
 )
 
 // MaxProblems bounds the problems one validation or read lists: the first
@@ -170,6 +184,15 @@ func (e *FieldError) Error() string {
 
 // Unwrap returns the wrapped sentinel.
 func (e *FieldError) Unwrap() error { return e.Err }
+
+// nested is an error quoted inside a message that already names the
+// package: its own leading "workload: " is dropped, so that the prefix
+// appears once.
+type nested struct{ err error }
+
+func (n nested) Error() string { return strings.TrimPrefix(n.err.Error(), "workload: ") }
+
+func (n nested) Unwrap() error { return n.err }
 
 // fieldErr builds a *FieldError wrapping err with an optional detail.
 func fieldErr(field string, value any, err error, detail string) error {

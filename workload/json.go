@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/gputco/gputco/internal/duration"
@@ -25,7 +26,7 @@ type jsonAmount decimal.Decimal
 func (a jsonAmount) MarshalJSON() ([]byte, error) { return decimal.Decimal(a).MarshalJSON() }
 
 // UnmarshalJSON refuses text longer than MaxNumberLen (ErrOutOfRange) and
-// text that is not a decimal (ErrSyntax).
+// text that is not a decimal (ErrMalformed).
 func (a *jsonAmount) UnmarshalJSON(b []byte) error {
 	text := b
 	if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
@@ -36,7 +37,7 @@ func (a *jsonAmount) UnmarshalJSON(b []byte) error {
 	}
 	d := decimal.Decimal(*a)
 	if err := d.UnmarshalJSON(b); err != nil {
-		return fmt.Errorf("%w: amount %s: not a decimal number", ErrSyntax, echo(string(text)))
+		return fmt.Errorf("%w: amount %s: not a decimal number", ErrMalformed, echo(string(text)))
 	}
 	*a = jsonAmount(d)
 	return nil
@@ -55,10 +56,10 @@ func (d *jsonDuration) UnmarshalText(b []byte) error {
 	v, err := duration.Parse(string(b))
 	switch {
 	case errors.Is(err, duration.ErrRange):
-		return fmt.Errorf("%w: duration %s: %w", ErrOutOfRange, echo(string(b)), err)
+		return fmt.Errorf("workload: %w: duration %s: %w", ErrOutOfRange, echo(string(b)), err)
 	case err != nil:
 		// time's error quotes the whole input: echo a bounded part instead.
-		return fmt.Errorf("%w: duration %s: %w", ErrSyntax, echo(string(b)), err)
+		return fmt.Errorf("workload: %w: duration %s: %w", ErrMalformed, echo(string(b)), err)
 	}
 	*d = jsonDuration(v)
 	return nil
@@ -72,16 +73,16 @@ func strictUnmarshal(data []byte, v any) error {
 		return boundedError{err}
 	}
 	if dec.More() {
-		return fmt.Errorf("%w: trailing data after JSON value", ErrSyntax)
+		return fmt.Errorf("workload: %w: trailing data after JSON value", ErrMalformed)
 	}
 	return nil
 }
 
-// readAll reads r into memory with an error wrapping ErrSyntax on failure.
+// readAll reads r into memory with an error wrapping ErrMalformed on failure.
 func readAll(r io.Reader) ([]byte, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("%w: read: %w", ErrSyntax, err)
+		return nil, fmt.Errorf("workload: %w: read: %w", ErrMalformed, err)
 	}
 	return b, nil
 }
@@ -95,12 +96,12 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-// wrapSyntax makes sure a decoding error wraps ErrSyntax (enumeration and
-// curve errors keep their own sentinel too).
+// wrapSyntax makes sure a decoding error wraps ErrMalformed (enumeration
+// and curve errors keep their own sentinel too) and carries the package
+// prefix once.
 func wrapSyntax(err error) error {
-	err = vocabErr(err)
-	if errors.Is(err, ErrSyntax) {
+	if errors.Is(err, ErrMalformed) && strings.HasPrefix(err.Error(), "workload: ") {
 		return err
 	}
-	return fmt.Errorf("%w: %w", ErrSyntax, err)
+	return fmt.Errorf("workload: %w: %w", ErrMalformed, nested{err})
 }

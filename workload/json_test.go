@@ -47,9 +47,9 @@ func TestCurveJSONErrors(t *testing.T) {
 		want   error
 	}{
 		{"unknown type", "closed set of built-ins", `{"type":"sawtooth"}`, ErrUnknownName},
-		{"unknown field", "typos are caught", `{"type":"constant","valeu":1}`, ErrSyntax},
-		{"bad duration", "durations are Go strings", `{"type":"repeat","curve":{"type":"constant","value":1},"cycle":"a week"}`, ErrSyntax},
-		{"not JSON", "syntax", `{`, ErrSyntax},
+		{"unknown field", "typos are caught", `{"type":"constant","valeu":1}`, ErrMalformed},
+		{"bad duration", "durations are Go strings", `{"type":"repeat","curve":{"type":"constant","value":1},"cycle":"a week"}`, ErrMalformed},
+		{"not JSON", "syntax", `{`, ErrMalformed},
 		{"nested unknown", "errors propagate from terms", `{"type":"sum","terms":[{"type":"nope"}]}`, ErrUnknownName},
 	}
 	for _, tt := range tests {
@@ -120,11 +120,11 @@ func TestReadErrors(t *testing.T) {
 		in     string
 		want   error
 	}{
-		{"unknown field", "typos are caught", `{"name":"x","kind":"batch","gpus":1,"workGPUHours":1,"gpu":2}`, ErrSyntax},
+		{"unknown field", "typos are caught", `{"name":"x","kind":"batch","gpus":1,"workGPUHours":1,"gpu":2}`, ErrMalformed},
 		{"unknown kind", "closed enumeration", `{"name":"x","kind":"serving","gpus":1,"workGPUHours":1}`, ErrUnknownName},
-		{"bad duration", "durations are Go strings", `{"name":"x","kind":"batch","gpus":1,"workGPUHours":1,"deadline":"2 days"}`, ErrSyntax},
+		{"bad duration", "durations are Go strings", `{"name":"x","kind":"batch","gpus":1,"workGPUHours":1,"deadline":"2 days"}`, ErrMalformed},
 		{"invalid", "Read validates", `{"name":"x","kind":"batch","gpus":1,"workGPUHours":-1}`, ErrNegative},
-		{"trailing", "one value only", `{"name":"x","kind":"batch","gpus":1,"workGPUHours":1} {}`, ErrSyntax},
+		{"trailing", "one value only", `{"name":"x","kind":"batch","gpus":1,"workGPUHours":1} {}`, ErrMalformed},
 	}
 	for _, tt := range tests {
 		if _, err := ReadWorkload(strings.NewReader(tt.in)); !errors.Is(err, tt.want) {
@@ -150,8 +150,8 @@ func TestDurationUnits(t *testing.T) {
 
 func TestCurveJSONDepthLimit(t *testing.T) {
 	in := strings.Repeat(`{"type":"scale","factor":1,"curve":`, MaxCurveDepth+2) + `{"type":"constant","value":1}` + strings.Repeat("}", MaxCurveDepth+2)
-	if _, err := UnmarshalCurve([]byte(in)); !errors.Is(err, ErrSyntax) {
-		t.Errorf("deep nesting: %v, want ErrSyntax", err)
+	if _, err := UnmarshalCurve([]byte(in)); !errors.Is(err, ErrMalformed) {
+		t.Errorf("deep nesting: %v, want ErrMalformed", err)
 	}
 	in = strings.Repeat(`{"type":"scale","factor":1,"curve":`, 5) + `{"type":"constant","value":1}` + strings.Repeat("}", 5)
 	if _, err := UnmarshalCurve([]byte(in)); err != nil {

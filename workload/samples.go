@@ -25,7 +25,7 @@ type Observation struct {
 // is not a number is taken as a header and skipped; blank lines are skipped.
 // Timestamps must be strictly increasing and there must be at least one row.
 // All problems are reported at once (errors.Join), each naming the line;
-// they wrap ErrSyntax, ErrNotFinite, ErrNegative, ErrUnsorted or
+// they wrap ErrMalformed, ErrNotFinite, ErrNegative, ErrUnsorted or
 // ErrEmptySamples. Times are returned in UTC. The values are returned as
 // read; FromSamples turns them into a demand curve normalised to the peak.
 func ReadSamplesCSV(r io.Reader) ([]Observation, error) {
@@ -43,7 +43,7 @@ func ReadSamplesCSV(r io.Reader) ([]Observation, error) {
 			break
 		}
 		if err != nil {
-			errs.add(fmt.Errorf("%w: %v", ErrSyntax, err)) // csv errors name the line
+			errs.add(fmt.Errorf("workload: %w: %v", ErrMalformed, err)) // csv errors name the line
 			break
 		}
 		if len(rec) == 0 {
@@ -54,7 +54,7 @@ func ReadSamplesCSV(r io.Reader) ([]Observation, error) {
 			continue
 		}
 		if len(rec) != 2 {
-			errs.add(fmt.Errorf("%w: line %d: want 2 fields (timestamp,value), got %d", ErrSyntax, line, len(rec)))
+			errs.add(fmt.Errorf("workload: %w: line %d: want 2 fields (timestamp,value), got %d", ErrMalformed, line, len(rec)))
 			continue
 		}
 		v, verr := strconv.ParseFloat(strings.TrimSpace(rec[1]), 64)
@@ -64,20 +64,20 @@ func ReadSamplesCSV(r io.Reader) ([]Observation, error) {
 		ts, terr := parseTimestamp(strings.TrimSpace(rec[0]))
 		switch {
 		case terr != nil:
-			errs.add(fmt.Errorf("%w: line %d: timestamp %s", ErrSyntax, line, echo(rec[0])))
+			errs.add(fmt.Errorf("workload: %w: line %d: timestamp %s", ErrMalformed, line, echo(rec[0])))
 			continue
 		case verr != nil:
-			errs.add(fmt.Errorf("%w: line %d: value %s", ErrSyntax, line, echo(rec[1])))
+			errs.add(fmt.Errorf("workload: %w: line %d: value %s", ErrMalformed, line, echo(rec[1])))
 			continue
 		case math.IsNaN(v) || math.IsInf(v, 0):
-			errs.add(fmt.Errorf("%w: line %d: value %v", ErrNotFinite, line, v))
+			errs.add(fmt.Errorf("workload: %w: line %d: value %v", ErrNotFinite, line, v))
 			continue
 		case v < 0:
-			errs.add(fmt.Errorf("%w: line %d: value %v", ErrNegative, line, v))
+			errs.add(fmt.Errorf("workload: %w: line %d: value %v", ErrNegative, line, v))
 			continue
 		}
 		if n := len(out); n > 0 && !ts.After(out[n-1].Time) {
-			errs.add(fmt.Errorf("%w: line %d: %s not after %s", ErrUnsorted, line,
+			errs.add(fmt.Errorf("workload: %w: line %d: %s not after %s", ErrUnsorted, line,
 				ts.Format(time.RFC3339Nano), out[n-1].Time.Format(time.RFC3339Nano)))
 			continue
 		}
@@ -99,7 +99,7 @@ func parseTimestamp(s string) (time.Time, error) {
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e11 {
-		return time.Time{}, fmt.Errorf("%w: timestamp %s", ErrSyntax, echo(s))
+		return time.Time{}, fmt.Errorf("workload: %w: timestamp %s", ErrMalformed, echo(s))
 	}
 	sec := math.Floor(f)
 	return time.Unix(int64(sec), int64(math.Round((f-sec)*1e9))).UTC(), nil

@@ -41,8 +41,8 @@ func TestReadSamplesCSVErrors(t *testing.T) {
 		{"repeated", "strictly increasing", "10,1\n10,2\n", ErrUnsorted},
 		{"NaN", "NaN is not an observation", "10,1\n11,NaN\n", ErrNotFinite},
 		{"negative", "demand is ≥ 0", "10,1\n11,-3\n", ErrNegative},
-		{"bad timestamp", "RFC 3339 or Unix seconds", "10,1\nyesterday,3\n", ErrSyntax},
-		{"three fields", "timestamp,value only", "10,1,2\n", ErrSyntax},
+		{"bad timestamp", "RFC 3339 or Unix seconds", "10,1\nyesterday,3\n", ErrMalformed},
+		{"three fields", "timestamp,value only", "10,1,2\n", ErrMalformed},
 	}
 	for _, tt := range tests {
 		if _, err := ReadSamplesCSV(strings.NewReader(tt.in)); !errors.Is(err, tt.want) {

@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -191,13 +190,13 @@ func ParseFabric(s string) (Fabric, error) {
 	return f, vocabErr(err)
 }
 
-// vocabErr makes an error of the shared vocabulary (an unknown fabric or
-// isolation name) wrap ErrUnknownName too.
+// vocabErr gives an error of the shared vocabulary (an unknown fabric or
+// isolation name, wrapping ErrUnknownName) the package prefix.
 func vocabErr(err error) error {
-	if err != nil && errors.Is(err, vocab.ErrUnknownName) && !errors.Is(err, ErrUnknownName) {
-		return fmt.Errorf("%w: %w", ErrUnknownName, err)
+	if err != nil {
+		return fmt.Errorf("workload: %w", err) // ErrUnknownName is vocab's
 	}
-	return err
+	return nil
 }
 
 // ParseTolerance returns the Tolerance named s (as produced by Tolerance.String).
@@ -218,7 +217,7 @@ func enumString(names []string, v int, what string) string {
 
 func enumMarshal(names []string, v int, what string) ([]byte, error) {
 	if !enumValid(names, v) {
-		return nil, fmt.Errorf("%w: %s %d", ErrUnknownName, what, v)
+		return nil, fmt.Errorf("workload: %w: %s %d", ErrUnknownName, what, v)
 	}
 	return []byte(names[v]), nil
 }
@@ -235,5 +234,5 @@ func enumParse(names []string, s, what string) (int, error) {
 			allowed = append(allowed, strconv.Quote(n))
 		}
 	}
-	return 0, fmt.Errorf("%w: %s %s (one of %s)", ErrUnknownName, what, echo(s), strings.Join(allowed, ", "))
+	return 0, fmt.Errorf("workload: %w: %s %s (one of %s)", ErrUnknownName, what, echo(s), strings.Join(allowed, ", "))
 }

@@ -237,7 +237,7 @@ func (w Workload) Validate() error {
 		}
 	}
 	if w.Name == "" {
-		add(fieldErr("name", `""`, ErrRequired, ""))
+		add(fieldErr("name", `""`, ErrMissing, ""))
 	}
 	if !w.Kind.Valid() {
 		add(fieldErr("kind", w.Kind, ErrUnknownName, "training, fine-tuning, inference, batch or development"))
@@ -262,7 +262,7 @@ func (w Workload) Validate() error {
 		if err := checkQuantity("workGPUHours", w.WorkGPUHours); err != nil {
 			add(err)
 		} else if w.WorkGPUHours == 0 {
-			add(fieldErr("workGPUHours", w.WorkGPUHours, ErrRequired, "a finite job needs work > 0, a service a demand curve"))
+			add(fieldErr("workGPUHours", w.WorkGPUHours, ErrMissing, "a finite job needs work > 0, a service a demand curve"))
 		}
 	} else {
 		if w.WorkGPUHours != 0 {
@@ -321,7 +321,7 @@ func (r Requirements) Validate() error {
 		field := fmt.Sprintf("models[%s]", m)
 		switch {
 		case m == "":
-			errs.add(fieldErr("models", `""`, ErrRequired, "model name"))
+			errs.add(fieldErr("models", `""`, ErrMissing, "model name"))
 		case math.IsNaN(f) || math.IsInf(f, 0):
 			errs.add(fieldErr(field, f, ErrNotFinite, ""))
 		case f <= 0:
@@ -354,7 +354,7 @@ func (r Requirements) Validate() error {
 		field := fmt.Sprintf("jurisdictions[%d]", i)
 		switch {
 		case j == "":
-			errs.add(fieldErr(field, `""`, ErrRequired, ""))
+			errs.add(fieldErr(field, `""`, ErrMissing, ""))
 		case seen[j]:
 			errs.add(fieldErr(field, j, ErrDuplicate, ""))
 		}
@@ -378,7 +378,7 @@ func (i Interruption) Validate() error {
 		}
 	}
 	if i.Tolerance == Checkpointed && i.CheckpointTime == 0 {
-		errs.add(fieldErr("checkpointTime", i.CheckpointTime, ErrRequired, "a checkpointed workload needs a checkpoint time > 0"))
+		errs.add(fieldErr("checkpointTime", i.CheckpointTime, ErrMissing, "a checkpointed workload needs a checkpoint time > 0"))
 	}
 	return errs.err()
 }

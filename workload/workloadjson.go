@@ -104,7 +104,7 @@ func (w *Workload) UnmarshalJSON(data []byte) error {
 func (w *Workload) decode(data []byte, d Decoder) error {
 	var v workloadJSON
 	if err := strictUnmarshal(data, &v); err != nil {
-		return fmt.Errorf("%w: %w", ErrSyntax, err)
+		return fmt.Errorf("workload: %w: %w", ErrMalformed, nested{err})
 	}
 	var demand Curve
 	if len(v.Demand) > 0 {
@@ -134,7 +134,7 @@ func (w *Workload) decode(data []byte, d Decoder) error {
 }
 
 // ReadWorkload decodes one workload from JSON and validates it. Syntax
-// errors wrap ErrSyntax; validation errors are as from Validate.
+// errors wrap ErrMalformed; validation errors are as from Validate.
 func ReadWorkload(r io.Reader) (Workload, error) {
 	b, err := readAll(r)
 	if err != nil {
