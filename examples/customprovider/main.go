@@ -52,11 +52,15 @@ var offersJSON []byte
 //go:embed data/workloads.json
 var workloadsJSON []byte
 
-// Decoders that know the example's mode and curve besides the built-in ones.
-var (
-	pricingDecoder = provider.Decoder{Modes: map[string]provider.PricingDecoder{"tiered": decodeTiered}}
-	curveDecoder   = workload.Decoder{Curves: map[string]workload.CurveDecoder{"launch": decodeLaunch}}
-)
+// pricingDecoder knows the example's pricing mode besides the built-in ones.
+func pricingDecoder() provider.Decoder {
+	return provider.Decoder{Modes: map[string]provider.PricingDecoder{"tiered": decodeTiered}}
+}
+
+// curveDecoder knows the example's curve besides the built-in ones.
+func curveDecoder() workload.Decoder {
+	return workload.Decoder{Curves: map[string]workload.CurveDecoder{"launch": decodeLaunch}}
+}
 
 func main() { cli.Main("customprovider", run) }
 
@@ -81,11 +85,11 @@ func run(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	builtin, err := curveDecoder.Scenario(workloadsJSON)
+	builtin, err := curveDecoder().Scenario(workloadsJSON)
 	if err != nil {
 		return fmt.Errorf("embedded workloads: %w", err)
 	}
-	sc, err := opt.LoadScenario(curveDecoder, builtin)
+	sc, err := opt.LoadScenario(curveDecoder(), builtin)
 	if err != nil {
 		return err
 	}
@@ -109,16 +113,16 @@ func run(stdout, stderr io.Writer, args []string) error {
 }
 
 // loadCatalog returns the user's catalog, or the default one with the
-// embedded tiered offer added; both are decoded with pricingDecoder.
+// embedded tiered offer added; both are decoded with pricingDecoder().
 func loadCatalog(c cli.Common) (provider.Catalog, error) {
 	if c.Catalog != "" {
-		return c.LoadCatalog(pricingDecoder)
+		return c.LoadCatalog(pricingDecoder())
 	}
 	base, err := provider.Default()
 	if err != nil {
 		return provider.Catalog{}, err
 	}
-	extra, err := pricingDecoder.Catalog(offersJSON)
+	extra, err := pricingDecoder().Catalog(offersJSON)
 	if err != nil {
 		return provider.Catalog{}, fmt.Errorf("embedded offers: %w", err)
 	}
@@ -168,8 +172,14 @@ type result struct {
 	tiered []provider.Offer
 }
 
-// builtinModes are the modes the library defines.
-var builtinModes = map[string]bool{"metered": true, "spot": true, "reserved": true, "owned": true, "credit": true}
+// builtin reports whether the library defines mode.
+func builtin(mode string) bool {
+	switch mode {
+	case "metered", "spot", "reserved", "owned", "credit":
+		return true
+	}
+	return false
+}
 
 // analyse ranks every workload on every offer and details the offers of
 // downstream modes.
@@ -204,8 +214,8 @@ func analyse(cat provider.Catalog, sc workload.Scenario) (result, error) {
 			mode := o.Pricing.Mode()
 			wr.Ranking = append(wr.Ranking, ranked{Rank: i + 1, Offer: r.Offer, Mode: mode, Total: r.Total,
 				PresentValue: r.PresentValue, Hidden: r.Hidden, CostPerUsefulGPUHour: r.CostPerUsefulGPUHour,
-				Custom: !builtinModes[mode]})
-			if builtinModes[mode] {
+				Custom: !builtin(mode)})
+			if builtin(mode) {
 				continue
 			}
 			terms, err := prep.Terms(o)

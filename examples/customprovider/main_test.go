@@ -95,7 +95,7 @@ func TestTieredJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := pricingDecoder.Pricing(data)
+	back, err := pricingDecoder().Pricing(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestTieredJSON(t *testing.T) {
 	if _, err := (provider.Decoder{}).Pricing(data); err == nil {
 		t.Error("the zero Decoder decoded a tiered pricing")
 	}
-	if _, err := pricingDecoder.Pricing([]byte(`{"mode":"tiered","ratePerHour":"1","increment":"1m","tiers":[],"oops":1}`)); err == nil {
+	if _, err := pricingDecoder().Pricing([]byte(`{"mode":"tiered","ratePerHour":"1","increment":"1m","tiers":[],"oops":1}`)); err == nil {
 		t.Error("an unknown field was accepted")
 	}
 	// A whole catalog with the mode saves and loads.
@@ -119,7 +119,7 @@ func TestTieredJSON(t *testing.T) {
 	if err := cat.WriteJSON(&b); err != nil {
 		t.Fatal(err)
 	}
-	again, err := pricingDecoder.Catalog(b.Bytes())
+	again, err := pricingDecoder().Catalog(b.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestLaunch(t *testing.T) {
 	if !math.IsNaN((Launch{}).At(0)) || (Launch{}).Validate() == nil {
 		t.Error("the zero Launch is neither NaN nor invalid")
 	}
-	sc, err := curveDecoder.Scenario(workloadsJSON)
+	sc, err := curveDecoder().Scenario(workloadsJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestLaunch(t *testing.T) {
 	if err := workload.WriteScenario(&b, sc); err != nil {
 		t.Fatal(err)
 	}
-	again, err := curveDecoder.Scenario(b.Bytes())
+	again, err := curveDecoder().Scenario(b.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestLaunch(t *testing.T) {
 		t.Errorf("ReadScenario without the hook: %v, want ErrUnknownName", err)
 	}
 	bad := strings.Replace(string(workloadsJSON), `"floor": 0.1`, `"floor": 1.5`, 1)
-	if _, err := curveDecoder.Scenario([]byte(bad)); err == nil || !strings.Contains(err.Error(), "floor") {
+	if _, err := curveDecoder().Scenario([]byte(bad)); err == nil || !strings.Contains(err.Error(), "floor") {
 		t.Errorf("a floor above 1: %v, want the curve's validation error", err)
 	}
 }
@@ -178,7 +178,7 @@ func TestRankTiered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := curveDecoder.Scenario(workloadsJSON)
+	sc, err := curveDecoder().Scenario(workloadsJSON)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -125,9 +125,9 @@ func policyChart(res result) (*plot.Plot, error) {
 			return nil, err
 		}
 	}
-	if len(levels) > 0 {
+	if len(levels()) > 0 {
 		od := f64(res.PolicyJob.AllOnDemand)
-		if err := cli.Line(p, "all on-demand", len(names), []float64{levels[0], levels[len(levels)-1]}, []float64{od, od}); err != nil {
+		if err := cli.Line(p, "all on-demand", len(names), []float64{levels()[0], levels()[len(levels())-1]}, []float64{od, od}); err != nil {
 			return nil, err
 		}
 	}

@@ -56,8 +56,8 @@ type options struct {
 	seed                uint64
 }
 
-// levels are the spot availability levels the policies are compared at.
-var levels = []float64{0.2, 0.4, 0.6, 0.8, 0.95}
+// levels returns the spot availability levels the policies are compared at.
+func levels() []float64 { return []float64{0.2, 0.4, 0.6, 0.8, 0.95} }
 
 func run(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("spot", flag.ContinueOnError)
@@ -388,7 +388,7 @@ func nodeRate(o provider.Offer, nodes int) (decimal.Decimal, error) {
 // availability level.
 func policies(job tco.DeadlineJob, opt options) ([]policyRow, error) {
 	var rows []policyRow
-	for li, level := range levels {
+	for li, level := range levels() {
 		for _, p := range []tco.Policy{tco.Greedy{}, tco.UniformProgress{}} {
 			row := policyRow{Availability: level, Policy: p.Name(), Runs: opt.traces}
 			costs := make([]decimal.Decimal, 0, opt.traces)

@@ -125,8 +125,8 @@ func TestExpectedAndSimulated(t *testing.T) {
 func TestPolicies(t *testing.T) {
 	res := analysed(t)
 	j := res.PolicyJob
-	if len(res.Policies) != 2*len(levels) {
-		t.Fatalf("%d policy rows, want %d", len(res.Policies), 2*len(levels))
+	if len(res.Policies) != 2*len(levels()) {
+		t.Fatalf("%d policy rows, want %d", len(res.Policies), 2*len(levels()))
 	}
 	allSpot := f(j.SpotPerHour) * time.Duration(j.Work).Hours()
 	first := map[string]policyRow{}
@@ -143,7 +143,7 @@ func TestPolicies(t *testing.T) {
 		if _, ok := first[p.Policy]; !ok {
 			first[p.Policy] = p
 		}
-		if p.Availability == levels[len(levels)-1] {
+		if p.Availability == levels()[len(levels())-1] {
 			lo := first[p.Policy]
 			if !p.MeanCost.LessThan(lo.MeanCost) {
 				t.Errorf("%s: mean cost %s at %.0f%% availability not below %s at %.0f%%", p.Policy,
@@ -176,8 +176,8 @@ func TestRunFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 1+2+2*len(levels) {
-		t.Errorf("%d CSV rows, want a header, 2 offers and %d policy rows", len(rows), 2*len(levels))
+	if len(rows) != 1+2+2*len(levels()) {
+		t.Errorf("%d CSV rows, want a header, 2 offers and %d policy rows", len(rows), 2*len(levels()))
 	}
 	out.Reset()
 	if err := run(&out, &stderr, append([]string{"-format", "json"}, light...)); err != nil {
@@ -190,7 +190,7 @@ func TestRunFormats(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
 		t.Fatal(err)
 	}
-	if len(v.Options) != 2 || len(v.Policies) != 2*len(levels) {
+	if len(v.Options) != 2 || len(v.Policies) != 2*len(levels()) {
 		t.Errorf("JSON has %d options and %d policy rows", len(v.Options), len(v.Policies))
 	}
 }

@@ -21,9 +21,9 @@ const (
 	ChartHeight = 4.5 * vg.Inch
 )
 
-// Palette is the colours of successive series, distinguishable for the
+// palette is the colours of successive series, distinguishable for the
 // common forms of colour blindness (Okabe and Ito, 2008).
-var Palette = []color.Color{
+var palette = [...]color.RGBA{
 	color.RGBA{0, 114, 178, 255},   // blue
 	color.RGBA{213, 94, 0, 255},    // vermillion
 	color.RGBA{0, 158, 115, 255},   // bluish green
@@ -34,8 +34,10 @@ var Palette = []color.Color{
 	color.RGBA{0, 0, 0, 255},       // black
 }
 
-// Colour returns the i-th colour of Palette, cycling.
-func Colour(i int) color.Color { return Palette[i%len(Palette)] }
+// Colour returns the i-th of eight colours, cycling: blue, vermillion,
+// bluish green, reddish purple, orange, sky blue, yellow, black (Okabe and
+// Ito's palette, distinguishable for the common forms of colour blindness).
+func Colour(i int) color.Color { return palette[((i%len(palette))+len(palette))%len(palette)] }
 
 // NewPlot returns a plot with a title, axis labels and a legend at the top
 // left.
@@ -61,10 +63,7 @@ func (m MoneyTicks) Ticks(lo, hi float64) []plot.Tick {
 		if t.Label == "" {
 			continue
 		}
-		sym, ok := symbols[m.Currency]
-		if !ok {
-			sym = m.Currency + " "
-		}
+		sym := symbol(m.Currency)
 		sign := ""
 		v := math.Round(t.Value)
 		if v < 0 {
@@ -95,8 +94,8 @@ func (CountTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// Line adds a named line through xs, ys to p: the i-th of Palette's seven
-// colours, solid for the first seven series and dashed for the next seven,
+// Line adds a named line through xs, ys to p: the i-th of the first seven
+// colours of Colour, solid for the first seven series and dashed for the next seven,
 // and so on.
 func Line(p *plot.Plot, name string, i int, xs, ys []float64) error {
 	return line(p, name, xs, ys, Colour(i%7), vg.Points(2), (i/7)%2 == 1)
@@ -104,7 +103,7 @@ func Line(p *plot.Plot, name string, i int, xs, ys []float64) error {
 
 // Emphasis adds a thick black line: the reference series of a chart.
 func Emphasis(p *plot.Plot, name string, xs, ys []float64) error {
-	return line(p, name, xs, ys, Palette[7], vg.Points(3.5), false)
+	return line(p, name, xs, ys, Colour(7), vg.Points(3.5), false)
 }
 
 func line(p *plot.Plot, name string, xs, ys []float64, c color.Color, width vg.Length, dashed bool) error {

@@ -16,14 +16,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/gputco/gputco/provider"
 	"github.com/gputco/gputco/workload"
 )
 
-// Formats are the values -format accepts.
-var Formats = []string{"table", "csv", "json"}
+// Formats returns the values -format accepts.
+func Formats() []string { return []string{"table", "csv", "json"} }
 
 // Common are the flags every example takes.
 type Common struct {
@@ -76,8 +77,8 @@ func (c *Common) Parse(fs *flag.FlagSet, args []string, stderr io.Writer) error 
 	if fs.NArg() > 0 {
 		return Usagef("unexpected argument %q (flags only; -h lists them)", fs.Arg(0))
 	}
-	if !contains(Formats, c.Format) {
-		return Usagef("-format %q: want one of %s", c.Format, strings.Join(Formats, ", "))
+	if !slices.Contains(Formats(), c.Format) {
+		return Usagef("-format %q: want one of %s", c.Format, strings.Join(Formats(), ", "))
 	}
 	if c.Out != "" {
 		if err := os.MkdirAll(c.Out, 0o755); err != nil {
@@ -85,15 +86,6 @@ func (c *Common) Parse(fs *flag.FlagSet, args []string, stderr io.Writer) error 
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // LoadCatalog returns the catalog named by -catalog, decoded with dec (the

@@ -129,7 +129,7 @@ func TestWriteFormats(t *testing.T) {
 		"csv":   "a,b\n1,\"x,y\"\n",
 		"json":  "{\n  \"a\": 1\n}\n",
 	}
-	for _, f := range Formats {
+	for _, f := range Formats() {
 		var b bytes.Buffer
 		if err := (Common{Format: f}).Write(&b, o); err != nil {
 			t.Fatal(err)

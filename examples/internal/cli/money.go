@@ -6,9 +6,20 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// symbols are the currency signs Money prints before an amount; any other
-// currency prints its ISO code and a space ("CHF 1,234.00").
-var symbols = map[string]string{"USD": "$", "EUR": "€", "GBP": "£"}
+// symbol is the sign Money prints before an amount in currency: "$", "€" or
+// "£" for USD, EUR and GBP, the ISO code and a space for any other
+// ("CHF 1,234.00").
+func symbol(currency string) string {
+	switch currency {
+	case "USD":
+		return "$"
+	case "EUR":
+		return "€"
+	case "GBP":
+		return "£"
+	}
+	return currency + " "
+}
 
 // Money formats d in currency, rounded half away from zero to cents, with
 // thousands separators: "$1,234,567.89", "-€12.00", "CHF 0.50".
@@ -30,11 +41,7 @@ func MoneyFixed(d decimal.Decimal, currency string, places int32) string {
 	if sign == "-" && strings.Trim(whole+frac, "0.") == "" {
 		sign = "" // "-0.00" rounds to zero
 	}
-	sym, ok := symbols[currency]
-	if !ok {
-		sym = currency + " "
-	}
-	return sign + sym + Thousands(whole) + frac
+	return sign + symbol(currency) + Thousands(whole) + frac
 }
 
 // Thousands puts a comma between every three digits of a string of digits.
