@@ -170,3 +170,33 @@ func TestREADMEFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEQuickStart: the README's quick-start snippet is the body of
+// Example in example_test.go, which go test runs against its output.
+func TestREADMEQuickStart(t *testing.T) {
+	sec := section(t, readme(t), "## Quick start")
+	snippets := blocks(sec, "go")
+	if len(snippets) != 1 {
+		t.Fatalf("%d Go snippets in the quick start, want 1", len(snippets))
+	}
+	src, err := os.ReadFile("example_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(src)
+	i, j := strings.Index(body, "\t// quick start\n"), strings.Index(body, "\t// end of quick start\n")
+	if i < 0 || j < i {
+		t.Fatal("example_test.go has no quick-start markers")
+	}
+	var lines []string
+	for _, l := range strings.Split(body[i+len("\t// quick start\n"):j], "\n") {
+		lines = append(lines, strings.TrimPrefix(l, "\t"))
+	}
+	if got, want := strings.TrimSpace(snippets[0]), strings.TrimSpace(strings.Join(lines, "\n")); got != want {
+		t.Errorf("README quick start:\n%s\nExample body:\n%s", got, want)
+	}
+	out := blocks(sec, "")
+	if len(out) != 1 || !strings.Contains(string(src), "// "+strings.TrimSpace(out[0])) {
+		t.Errorf("the quick start's printed line %q is not Example's output", out)
+	}
+}
