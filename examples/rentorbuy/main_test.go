@@ -71,7 +71,7 @@ func TestRunFreshOffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, warn bytes.Buffer
-	if err := run(&out, &warn, []string{"-catalog", path, "-horizons", "3"}, today); err != nil {
+	if err := run(&out, &warn, []string{"-catalog", path, "-years", "1", "-horizons", "1"}, today); err != nil {
 		t.Fatal(err)
 	}
 	if warn.Len() != 0 {
@@ -190,7 +190,7 @@ func TestRunStaleWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, warn bytes.Buffer
-	if err := run(&out, &warn, []string{"-horizons", "3"}, cat.AsOf.Add(200*24*time.Hour)); err != nil {
+	if err := run(&out, &warn, []string{"-years", "1", "-horizons", "1"}, cat.AsOf.Add(200*24*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Count(warn.String(), "warning: provider: catalog dated") != 1 {

@@ -181,7 +181,7 @@ func TestRangesAgreeWithEvaluate(t *testing.T) {
 func TestFormatsAndChart(t *testing.T) {
 	dir := t.TempDir()
 	var out, warn bytes.Buffer
-	if err := run(&out, &warn, []string{"-format", "csv", "-horizons", "3", "-out", dir}, today); err != nil {
+	if err := run(&out, &warn, []string{"-format", "csv", "-years", "1", "-horizons", "1", "-out", dir}, today); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&out).ReadAll()
@@ -218,7 +218,7 @@ func TestOwnWorkloads(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, warn bytes.Buffer
-	if err := run(&out, &warn, []string{"-workloads", path, "-workload", "two-nodes", "-horizons", "3"}, today); err != nil {
+	if err := run(&out, &warn, []string{"-workloads", path, "-workload", "two-nodes", "-years", "1", "-horizons", "1"}, today); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "Workload two-nodes from "+path+": 16 GPUs at peak") {
