@@ -125,6 +125,19 @@ func (m *model) jobUsage(wall, preemptions, setup float64) provider.Usage {
 	return provider.Usage{Horizon: hoursToDuration(hold), Nodes: m.nodes, Runs: runs, BusyFraction: busy}
 }
 
+// checkRuns reports expected (or drawn) preemptions that would split wall
+// hours of a job into runs shorter than a nanosecond, or into more runs than
+// an int counts: such runs cannot be represented, and rounding them to zero
+// length would price the preemptions, and the work, as free.
+func checkRuns(wall, preemptions float64) error {
+	count := 1 + math.Round(preemptions)
+	if count > 1 && !(count <= math.MaxInt64/2 && wall*float64(time.Hour)/count >= 1) {
+		return fmt.Errorf("tco: %g preemptions in %v of work: runs shorter than 1 ns cannot be represented: %w",
+			preemptions, hoursToDuration(wall), ErrInfeasible)
+	}
+	return nil
+}
+
 // serviceUsage is the usage of a service running runs, plus setup hours on
 // its peak nodes. Setup happens within the horizon: committed capacity held
 // for the horizon covers it, pay-as-you-go capacity bills it as a run.
@@ -185,12 +198,18 @@ func (m *model) job(speed float64) error {
 	}
 	if isSpot && wm.spotRate > 0 {
 		r, err := wm.expect(base, true, false)
+		if err == nil {
+			err = checkRuns(r.wall, r.preemptions)
+		}
 		if err != nil {
 			return err
 		}
 		add(provider.Preemption, "spot preemptions, checkpoints and restarts", r)
 	}
 	r, err := wm.expect(base, isSpot && a.includes(provider.Preemption), true)
+	if err == nil {
+		err = checkRuns(r.wall, r.preemptions)
+	}
 	if err != nil {
 		return err
 	}
@@ -210,6 +229,10 @@ func (m *model) job(speed float64) error {
 		m.heldSetup = m.setupHours
 		m.stages = append(m.stages, stage{category: provider.Setup, label: "GPU time held during setup",
 			usage: m.jobUsage(cur.wall, cur.preemptions, m.heldSetup)})
+	}
+	if held := m.heldSetup + cur.wall; held > MaxHorizon.Hours() {
+		return fmt.Errorf("tco: workload %q on %q: capacity held %.0f h (setup and expected wall time) beyond MaxHorizon = %v: %w",
+			w.Name, o.ID, held, MaxHorizon, ErrInfeasible)
 	}
 	final := m.stages[len(m.stages)-1].usage
 	m.holdHours = final.Horizon.Hours()
@@ -274,7 +297,9 @@ func (m *model) service() error {
 		for _, run := range runs {
 			longest = max(longest, run.Length.Hours())
 		}
-		if x > maxExponent || longest*math.Exp(x)*float64(time.Hour) >= float64(maxTime/2) {
+		// A run stretched beyond maxTime would be cut; up to MaxHorizon
+		// that takes restarts adding 46 % to every run.
+		if x > maxExponent || longest*math.Exp(x)*float64(time.Hour) >= float64(maxTime) {
 			return 0, fmt.Errorf("tco: service %q on %q: %s at %g per node-hour with %g h restarts: %w",
 				w.Name, o.ID, what, rate, r, ErrInfeasible)
 		}

@@ -219,7 +219,8 @@ func (r *Report) finish(s *schedule) error {
 type schedule struct {
 	horizon time.Duration
 	months  int
-	hours   decimal.Decimal
+	// hours is the horizon in hours (set when there are whole months).
+	hours decimal.Decimal
 	// month is the hours of a whole month.
 	month decimal.Decimal
 	// factors are the discount factors at each month's end (nil without
@@ -238,8 +239,10 @@ const maxMonths = 12 * 300
 func newSchedule(horizon time.Duration, rate float64) *schedule {
 	months := int(math.Ceil(horizon.Hours() / provider.Month.Hours()))
 	months = max(1, min(months, maxMonths))
-	s := &schedule{horizon: horizon, months: months, hours: dec(horizon.Hours()), month: dec(provider.Month.Hours()),
-		end: decimal.NewFromInt(1), wholeFactors: decimal.Zero, rate: rate}
+	s := &schedule{horizon: horizon, months: months, month: hoursPerMonth, end: decimal.NewFromInt(1), wholeFactors: decimal.Zero, rate: rate}
+	if months > 1 {
+		s.hours = dec(horizon.Hours())
+	}
 	if rate == 0 {
 		return s
 	}

@@ -10,7 +10,38 @@ import (
 	"time"
 
 	"github.com/gputco/gputco/internal/duration"
+	"github.com/shopspring/decimal"
 )
+
+// MaxNumberLen bounds the text of a money amount read from JSON: 64
+// characters, as in the provider package, since parsing a decimal takes time
+// quadratic in its length.
+const MaxNumberLen = 64
+
+// jsonAmount reads a decimal string or number of at most MaxNumberLen
+// characters and writes it as decimal.Decimal does.
+type jsonAmount decimal.Decimal
+
+// MarshalJSON writes the amount as decimal.Decimal does.
+func (a jsonAmount) MarshalJSON() ([]byte, error) { return decimal.Decimal(a).MarshalJSON() }
+
+// UnmarshalJSON refuses text longer than MaxNumberLen (ErrOutOfRange) and
+// text that is not a decimal (ErrMalformed).
+func (a *jsonAmount) UnmarshalJSON(b []byte) error {
+	text := b
+	if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
+		text = text[1 : len(text)-1]
+	}
+	if len(text) > MaxNumberLen {
+		return fmt.Errorf("workload: %w: amount %s: more than MaxNumberLen = %d characters", ErrOutOfRange, echo(string(text)), MaxNumberLen)
+	}
+	d := decimal.Decimal(*a)
+	if err := d.UnmarshalJSON(b); err != nil {
+		return fmt.Errorf("workload: %w: amount %s: not a decimal number", ErrMalformed, echo(string(text)))
+	}
+	*a = jsonAmount(d)
+	return nil
+}
 
 // jsonDuration encodes a time.Duration as a Go duration string ("720h0m0s").
 type jsonDuration time.Duration

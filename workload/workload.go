@@ -226,8 +226,9 @@ func (r Requirements) AllowsJurisdiction(j string) bool {
 // problem found, each a *FieldError naming the field (JSON path) and the bad
 // value and wrapping one of the package's sentinels. It never panics and
 // does not modify w. A service's demand curve is checked with the curve's own
-// Validate method if it has one and sampled over the horizon (hourly
-// resolution or finer): NaN, infinite, negative or above-1 demand is an error.
+// Validate method if it has one and sampled over the horizon — over one
+// period when the curve is periodic with a shorter period — at hourly
+// resolution or finer: NaN, infinite, negative or above-1 demand is an error.
 func (w Workload) Validate() error {
 	var errs problemList
 	add := func(err error) {
@@ -284,13 +285,16 @@ func (w Workload) Validate() error {
 
 // validateDemand checks a service's demand curve over the horizon.
 func validateDemand(c Curve, horizon time.Duration) error {
-	if v, ok := c.(interface{ Validate() error }); ok {
-		if err := v.Validate(); err != nil {
-			return errors.Join(prefixErrors("demand", err)...)
-		}
+	if err := validateCurve(c); err != nil {
+		return errors.Join(prefixErrors("demand", err)...)
 	}
-	n := int(math.Ceil(float64(horizon) / float64(time.Hour)))
-	p, err := Sample(c, horizon, min(max(n, 1), MaxSamples))
+	// A periodic curve repeats (At(t+p) == At(t)): one period tells all.
+	span := horizon
+	if per := c.Period(); per > 0 && per < horizon {
+		span = per
+	}
+	n := int(math.Ceil(float64(span) / float64(time.Hour)))
+	p, err := Sample(c, span, min(max(n, 1), MaxSamples))
 	if err != nil {
 		return fieldErr("demand", fmt.Sprintf("%T", c), ErrDemand, err.Error())
 	}

@@ -54,7 +54,7 @@ type (
 		WorkGPUHours      float64          `json:"workGPUHours"`
 		Horizon           jsonDuration     `json:"horizon"`
 		Deadline          jsonDuration     `json:"deadline"`
-		CostOfDelayPerDay decimal.Decimal  `json:"costOfDelayPerDay"`
+		CostOfDelayPerDay jsonAmount       `json:"costOfDelayPerDay"`
 		Requirements      requirementsJSON `json:"requirements"`
 		Interruption      interruptionJSON `json:"interruption"`
 		Data              dataJSON         `json:"data"`
@@ -71,7 +71,7 @@ func (w Workload) MarshalJSON() ([]byte, error) {
 	v := workloadJSON{
 		Name: w.Name, Kind: w.Kind, GPUs: w.GPUs, WorkGPUHours: w.WorkGPUHours,
 		Horizon: jsonDuration(w.Horizon), Deadline: jsonDuration(w.Deadline),
-		CostOfDelayPerDay: w.CostOfDelayPerDay,
+		CostOfDelayPerDay: jsonAmount(w.CostOfDelayPerDay),
 		Requirements: requirementsJSON{
 			MinMemoryGiB: r.MinMemoryGiB, Models: r.Models,
 			Interconnect: interconnectJSON(r.Interconnect),
@@ -113,7 +113,7 @@ func (w *Workload) UnmarshalJSON(data []byte) error {
 	*w = Workload{
 		Name: v.Name, Kind: v.Kind, GPUs: v.GPUs, Demand: demand, WorkGPUHours: v.WorkGPUHours,
 		Horizon: time.Duration(v.Horizon), Deadline: time.Duration(v.Deadline),
-		CostOfDelayPerDay: v.CostOfDelayPerDay,
+		CostOfDelayPerDay: decimal.Decimal(v.CostOfDelayPerDay),
 		Requirements: Requirements{
 			MinMemoryGiB: r.MinMemoryGiB, Models: r.Models,
 			Interconnect: Interconnect(r.Interconnect),
