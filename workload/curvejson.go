@@ -170,10 +170,10 @@ func MarshalCurve(c Curve) ([]byte, error) {
 const MaxCurveDepth = 32
 
 // UnmarshalCurve decodes a curve written by MarshalCurve. Unknown types and
-// unknown fields are errors (wrapping ErrUnknownName or ErrMalformed), and so
-// is nesting deeper than MaxCurveDepth or more than MaxCurveNodes curves in
-// all (wrapping ErrOutOfRange too), checked as the curves are read; the curve
-// is not validated otherwise ("null" decodes to a nil curve without error).
+// unknown fields are errors (wrapping ErrUnknownName or ErrMalformed), and so is
+// nesting deeper than MaxCurveDepth or more than MaxCurveNodes curves in all
+// (wrapping ErrOutOfRange too), checked as the curves are read; the curve is
+// not validated otherwise ("null" decodes to a nil curve without error).
 func UnmarshalCurve(data []byte) (Curve, error) {
 	nodes := 0
 	return unmarshalCurve(data, 0, &nodes)
@@ -265,7 +265,7 @@ func unmarshalCurve(data []byte, depth int, nodes *int) (Curve, error) {
 			return nil, err
 		}
 		if *nodes+len(v.Terms) > MaxCurveNodes {
-			return nil, fmt.Errorf("%w: %w: a sum of %d terms: more than MaxCurveNodes = %d curves", ErrMalformed, ErrOutOfRange, len(v.Terms), MaxCurveNodes)
+			return nil, fmt.Errorf("workload: %w: %w: a sum of %d terms: more than MaxCurveNodes = %d curves", ErrMalformed, ErrOutOfRange, len(v.Terms), MaxCurveNodes)
 		}
 		terms := make([]Curve, len(v.Terms))
 		for i, raw := range v.Terms {
