@@ -22,6 +22,12 @@ var (
 	// one offer for its whole gang at once, which is the placement over time
 	// of gang jobs, not modelled by Solve.
 	ErrGang = errors.New("placement: gang jobs are not placed yet")
+	// ErrDeadline reports a job that cannot do its work before its deadline
+	// even at its full width on its fastest offer.
+	ErrDeadline = errors.New("placement: cannot finish before the deadline")
+	// ErrStock reports a service whose peak exceeds the stock of every offer
+	// it can use, together.
+	ErrStock = errors.New("placement: not enough stock")
 	// ErrCurrency reports offers in more than one currency.
 	ErrCurrency = errors.New("placement: offers in more than one currency")
 	// ErrSolver reports a solve that ended without a usable answer: a

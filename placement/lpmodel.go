@@ -3,6 +3,7 @@ package placement
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/gputco/gputco/placement/lp"
 )
@@ -47,19 +48,19 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 		od := &in.os[k]
 		pm.nCol[k], pm.zCol[k] = -1, -1
 		if od.committed {
-			j := b.AddIntCol(fmt.Sprintf("n_%d", od.idx), od.fixedF, 0, od.stock)
+			j := b.AddIntCol("n_"+itoa(od.idx), od.fixedF, 0, od.stock)
 			pm.nCol[k] = j
 			cost(j, od.fixedF)
 		}
 		if od.perOfferF != 0 {
-			j := b.AddIntCol(fmt.Sprintf("z_%d", od.idx), od.perOfferF, 0, 1)
+			j := b.AddIntCol("z_"+itoa(od.idx), od.perOfferF, 0, 1)
 			pm.zCol[k] = j
 			cost(j, od.perOfferF)
 		}
 	}
 	for _, w := range pl.ws {
 		wd := &in.ws[w]
-		for _, q := range wd.pairs {
+		for _, q := range in.active(w) {
 			pr := &in.pairs[q]
 			od := &in.os[pr.k]
 			xs := make([]int, T)
@@ -76,13 +77,13 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 					continue
 				}
 				c := pr.cost * in.hours[t] * wd.reps[t]
-				xs[t] = b.AddCol(fmt.Sprintf("x_%d_%d_%d", wd.idx, od.idx, t), c, 0, ub)
+				xs[t] = b.AddCol("x_"+itoa(wd.idx)+"_"+itoa(od.idx)+"_"+itoa(t), c, 0, ub)
 				cost(xs[t], c)
 			}
 			pm.xCol[q] = xs
 			pm.yCol[q] = -1
 			if pr.oneOff != 0 || od.perOfferF != 0 {
-				j := b.AddIntCol(fmt.Sprintf("y_%d_%d", wd.idx, od.idx), pr.oneOff, 0, 1)
+				j := b.AddIntCol("y_"+itoa(wd.idx)+"_"+itoa(od.idx), pr.oneOff, 0, 1)
 				pm.yCol[q] = j
 				cost(j, pr.oneOff)
 			}
@@ -99,19 +100,19 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 					continue
 				}
 				var cols []int
-				for _, q := range wd.pairs {
+				for _, q := range in.active(w) {
 					if j := pm.xCol[q][t]; j >= 0 {
 						cols = append(cols, j)
 					}
 				}
-				rows[t] = b.AddRow(fmt.Sprintf("demand_%d_%d", wd.idx, t), wd.demand[t], math.Inf(1), cols, ones(len(cols)))
+				rows[t] = b.AddRow("demand_"+itoa(wd.idx)+"_"+itoa(t), wd.demand[t], math.Inf(1), cols, ones(len(cols)))
 			}
 			pm.demandRow[w] = rows
 			continue
 		}
 		var cols []int
 		var vals []float64
-		for _, q := range wd.pairs {
+		for _, q := range in.active(w) {
 			for t, j := range pm.xCol[q] {
 				if j >= 0 {
 					cols, vals = append(cols, j), append(vals, in.pairs[q].rate*in.hours[t]*wd.reps[t])
@@ -119,16 +120,16 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			}
 		}
 		pm.workRow[w] = b.AddRow(fmt.Sprintf("work_%d", wd.idx), wd.work, math.Inf(1), cols, vals)
-		if len(wd.pairs) > 1 {
+		if len(in.active(w)) > 1 {
 			for t := range T {
 				var cols []int
-				for _, q := range wd.pairs {
+				for _, q := range in.active(w) {
 					if j := pm.xCol[q][t]; j >= 0 {
 						cols = append(cols, j)
 					}
 				}
 				if len(cols) > 1 {
-					b.AddRow(fmt.Sprintf("width_%d_%d", wd.idx, t), math.Inf(-1), wd.width, cols, ones(len(cols)))
+					b.AddRow("width_"+itoa(wd.idx)+"_"+itoa(t), math.Inf(-1), wd.width, cols, ones(len(cols)))
 				}
 			}
 		}
@@ -159,7 +160,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			} else if od.committed || up >= b.sumUpper(cols) {
 				continue // the stock cannot bind
 			}
-			rows[t] = b.AddRow(fmt.Sprintf("cap_%d_%d", od.idx, t), math.Inf(-1), up, cols, vals)
+			rows[t] = b.AddRow("cap_"+itoa(od.idx)+"_"+itoa(t), math.Inf(-1), up, cols, vals)
 		}
 		pm.stockRow[k] = rows
 	}
@@ -167,7 +168,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 	// over the horizon is at most its largest possible use times y.
 	for _, w := range pl.ws {
 		wd := &in.ws[w]
-		for _, q := range wd.pairs {
+		for _, q := range in.active(w) {
 			y := pm.yCol[q]
 			if y < 0 {
 				continue
@@ -204,7 +205,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 		}
 		cols, vals := []int{z}, []float64{1}
 		for _, q := range in.os[k].pairs {
-			if y, ok := pm.yCol[q]; ok && y >= 0 {
+			if y, ok := pm.yCol[q]; ok && y >= 0 && pm.xCol[q] != nil {
 				cols, vals = append(cols, y), append(vals, -1)
 			}
 		}
@@ -217,7 +218,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			wd := &in.ws[w]
 			var cols []int
 			var vals []float64
-			for _, q := range wd.pairs {
+			for _, q := range in.active(w) {
 				if !in.os[in.pairs[q].k].spot {
 					continue
 				}
@@ -266,22 +267,79 @@ func ones(n int) []float64 {
 	return v
 }
 
-// colBuilder is an lp.Builder that remembers the columns' upper bounds.
+// colBuilder assembles an lp.Problem: columns one by one, rows with their
+// entries in order. Rows arrive in ascending order, so a stable counting
+// sort by column gives each column's rows ascending: O(nnz), no sorting.
 type colBuilder struct {
-	lp.Builder
+	p     lp.Problem
 	upper []float64
+	rows  []int
+	cols  []int
+	vals  []float64
+	ints  bool
 }
 
-// AddCol adds a column (see lp.Builder.AddCol).
+// SetName sets the problem's name.
+func (b *colBuilder) SetName(name string) { b.p.Name = name }
+
+// AddCol adds a continuous column and returns its index.
 func (b *colBuilder) AddCol(name string, cost, lower, upper float64) int {
+	b.p.Cost = append(b.p.Cost, cost)
+	b.p.ColLower = append(b.p.ColLower, lower)
+	b.p.ColUpper = append(b.p.ColUpper, upper)
+	b.p.ColNames = append(b.p.ColNames, name)
+	b.p.Integer = append(b.p.Integer, false)
 	b.upper = append(b.upper, upper)
-	return b.Builder.AddCol(name, cost, lower, upper)
+	return len(b.p.Cost) - 1
 }
 
-// AddIntCol adds an integer column (see lp.Builder.AddIntCol).
+// AddIntCol adds an integer column and returns its index.
 func (b *colBuilder) AddIntCol(name string, cost, lower, upper float64) int {
-	b.upper = append(b.upper, upper)
-	return b.Builder.AddIntCol(name, cost, lower, upper)
+	j := b.AddCol(name, cost, lower, upper)
+	b.p.Integer[j], b.ints = true, true
+	return j
+}
+
+// AddRow adds the row lower ≤ Σ vals·x[cols] ≤ upper (each column at most
+// once) and returns its index.
+func (b *colBuilder) AddRow(name string, lower, upper float64, cols []int, vals []float64) int {
+	i := len(b.p.RowLower)
+	b.p.RowLower = append(b.p.RowLower, lower)
+	b.p.RowUpper = append(b.p.RowUpper, upper)
+	b.p.RowNames = append(b.p.RowNames, name)
+	for k, j := range cols {
+		if vals[k] != 0 {
+			b.rows, b.cols, b.vals = append(b.rows, i), append(b.cols, j), append(b.vals, vals[k])
+		}
+	}
+	return i
+}
+
+// Problem returns the assembled problem, validated.
+func (b *colBuilder) Problem() (*lp.Problem, error) {
+	p := b.p
+	if !b.ints {
+		p.Integer = nil
+	}
+	n := len(p.Cost)
+	a := lp.Matrix{Rows: len(p.RowLower), Cols: n, Start: make([]int, n+1),
+		Index: make([]int, len(b.rows)), Value: make([]float64, len(b.rows))}
+	for _, j := range b.cols {
+		a.Start[j+1]++
+	}
+	for j := range n {
+		a.Start[j+1] += a.Start[j]
+	}
+	next := append([]int(nil), a.Start[:n]...)
+	for e, j := range b.cols {
+		a.Index[next[j]], a.Value[next[j]] = b.rows[e], b.vals[e]
+		next[j]++
+	}
+	p.A = a
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &p, nil
 }
 
 // sumUpper returns the sum of the upper bounds of cols.
@@ -379,3 +437,6 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 	}
 	return sol
 }
+
+// itoa is strconv.Itoa.
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -78,6 +78,9 @@ type pair struct {
 	// rate is a job's reference GPU-hours of work per GPU-hour occupied.
 	rate   float64
 	oneOff float64
+	// dominated says another pair of the workload is at least as good in
+	// every respect (see dominates): the model leaves this one out.
+	dominated bool
 }
 
 // prepare builds the instance of p.
@@ -158,13 +161,122 @@ func prepare(p *Problem) (*instance, error) {
 			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: newUnplacedError(w.Name, exc)})
 			continue
 		}
+		if err := in.alone(wd); err != nil {
+			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: &UnplacedError{Workload: w.Name, Excluded: exc, Err: err}})
+			for _, q := range wd.pairs { // drop its pairs
+				k := in.pairs[q].k
+				in.os[k].pairs = in.os[k].pairs[:len(in.os[k].pairs)-1]
+			}
+			in.pairs = in.pairs[:len(in.pairs)-len(wd.pairs)]
+			continue
+		}
 		wd.prep = prep
 		in.ws = append(in.ws, *wd)
+		in.prune(len(in.ws) - 1)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	return in, nil
+}
+
+// alone checks what a workload needs whatever the others do: a job's work
+// must fit before its deadline at its full width on its fastest offer, a
+// service's peak within the stock of its offers together. Its pairs are the
+// last ones of the instance.
+func (in *instance) alone(wd *wdata) error {
+	if wd.service {
+		stock, peak := 0.0, 0.0
+		for _, q := range wd.pairs {
+			od := &in.os[in.pairs[q].k]
+			stock += od.stock * od.gpn
+		}
+		for _, d := range wd.demand {
+			peak = max(peak, d)
+		}
+		if peak > stock*(1+1e-12) {
+			return fmt.Errorf("%w: peak of %g GPUs, %g GPUs in stock on its offers", ErrStock, peak, stock)
+		}
+		return nil
+	}
+	rate, stock := 0.0, 0.0
+	for _, q := range wd.pairs {
+		pr := &in.pairs[q]
+		od := &in.os[pr.k]
+		rate, stock = max(rate, pr.rate), stock+od.stock*od.gpn
+	}
+	hours := 0.0
+	for t, r := range wd.reps {
+		hours += r * in.hours[t]
+	}
+	if most := rate * min(wd.width, stock) * hours; most < wd.work*(1-1e-12) {
+		return fmt.Errorf("%w: %g reference GPU-hours of work, at most %.6g before the deadline at %g GPUs", ErrDeadline, wd.work, most, wd.width)
+	}
+	return nil
+}
+
+// prune marks the pairs of workload w that another of its pairs dominates.
+func (in *instance) prune(w int) {
+	ps := in.ws[w].pairs
+	for _, b := range ps {
+		for _, a := range ps {
+			if a != b && in.dominates(a, b) {
+				in.pairs[b].dominated = true
+				break
+			}
+		}
+	}
+}
+
+// dominates reports whether pair a makes pair b (of the same workload)
+// useless: moving all of b's use to a never costs more and keeps every
+// constraint. That holds when a is pay-as-you-go without a stock limit or a
+// per-offer cost, b pay-as-you-go without a credit, a's one-off and cost per
+// unit of work are no higher, a runs a job at least as fast, and a is not
+// interruptible where b is not, under a spot share. Ties keep the first
+// offer.
+func (in *instance) dominates(a, b int) bool {
+	pa, pb := &in.pairs[a], &in.pairs[b]
+	oa, ob := &in.os[pa.k], &in.os[pb.k]
+	if oa.committed || ob.committed || !math.IsInf(oa.stock, 1) || oa.perOfferF != 0 || ob.perOfferF < 0 {
+		return false
+	}
+	ca, cb := pa.cost, pb.cost
+	if !in.ws[pa.w].service {
+		ca, cb = pa.cost/pa.rate, pb.cost/pb.rate
+	}
+	// a ≤ b in every respect; then a < b in one, or the first offer.
+	better := []struct{ a, b float64 }{{ca, cb}, {pa.oneOff, pb.oneOff}, {-pa.rate, -pb.rate}, {0, ob.perOfferF}}
+	if in.s.MaxSpotShare > 0 {
+		better = append(better, struct{ a, b float64 }{b2f(oa.spot), b2f(ob.spot)})
+	}
+	strict := false
+	for _, x := range better {
+		if x.a > x.b {
+			return false
+		}
+		strict = strict || x.a < x.b
+	}
+	return strict || oa.idx < ob.idx
+}
+
+// b2f is 1 for true.
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// active returns the pairs of workload w that the model uses.
+func (in *instance) active(w int) []int {
+	var qs []int
+	for _, q := range in.ws[w].pairs {
+		if !in.pairs[q].dominated {
+			qs = append(qs, q)
+		}
+	}
+	return qs
 }
 
 // compatible is tco.IsCompatible without the fit question.

@@ -344,7 +344,7 @@ func (st *solveState) roundAndFix(ctx context.Context, relax, p *lp.Problem, r l
 		}
 		return min(p.ColUpper[j], math.Ceil(v-1e-7))
 	}
-	for range 4 {
+	for range 2 {
 		changed := false
 		for j, isInt := range p.Integer {
 			if !isInt {
