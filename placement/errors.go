@@ -56,7 +56,7 @@ type UnplacedError struct {
 func (e *UnplacedError) Error() string {
 	switch {
 	case e.Err != nil:
-		return fmt.Sprintf("placement: workload %q: %v", e.Workload, e.Err)
+		return fmt.Sprintf("placement: workload %q: %s", e.Workload, strings.TrimPrefix(e.Err.Error(), "placement: "))
 	case len(e.Excluded) == 0:
 		return fmt.Sprintf("placement: workload %q: no offers", e.Workload)
 	case e.Common:
