@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/gputco/gputco/placement"
 	"github.com/gputco/gputco/provider"
 	"github.com/gputco/gputco/workload"
-	"github.com/google/go-cmp/cmp"
 	"github.com/shopspring/decimal"
 )
 
@@ -28,7 +28,7 @@ func formatPlan(t *testing.T) placement.Plan {
 	w := []workload.Workload{steps("svc", 32), batch("job", 8, 10000, 90*24*time.Hour),
 		{Name: "gang", Kind: workload.Training, GPUs: 16, WorkGPUHours: 1000}}
 	p := placement.Problem{Workloads: w,
-		Offers: []provider.Offer{reserved("res", "14", 8, 3), onDemand("od", "30", 8, 0), spot("spot", "11", 8, 1, 0)},
+		Offers:      []provider.Offer{reserved("res", "14", 8, 3), onDemand("od", "30", 8, 0), spot("spot", "11", 8, 1, 0)},
 		Assumptions: bare(), Options: placement.Options{Period: workload.Day}}
 	plan, err := placement.Solve(context.Background(), p)
 	if err != nil {
