@@ -1,5 +1,7 @@
-// Package gputco models the total cost of ownership (TCO) of GPU compute and the
-// placement of workloads on the cheapest feasible mix of offers.
+// Package gputco models the total cost of ownership (TCO) of GPU compute: what
+// one workload really costs on one offer. Placing many workloads on the
+// cheapest feasible mix of offers is planned; its LP/MILP engine
+// (placement/lp) is in progress and no placement solver exists yet.
 //
 // Teams that train, fine-tune and serve models choose where their GPUs come from:
 // a general cloud (on-demand, spot and reserved virtual machines), a specialised

@@ -80,6 +80,8 @@ func TestCreditDepthOneLimit(t *testing.T) {
 	}
 }
 
+var asOfForTest = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
 // leaves returns the errors joined at the top of err.
 func leaves(err error) []error {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
@@ -145,6 +147,25 @@ func TestProblemsCapped(t *testing.T) {
 
 	cat := provider.Catalog{Currency: "USD", AsOf: time.Now(), Offers: make(provider.Offers, 1000)}
 	checkCapped(t, "Catalog.Validate", cat.Validate(), perOffer*1000-provider.MaxProblems, 200)
+
+	// The CSV importers: one problem a row, and one a header column.
+	var pl strings.Builder
+	pl.WriteString("InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n")
+	for range n {
+		pl.WriteString("i,NOPE,8,1,r\n")
+	}
+	_, err = provider.ImportPriceList(strings.NewReader(pl.String()), provider.ImportOptions{Provider: "AWS", AsOf: asOfForTest})
+	checkCapped(t, "ImportPriceList", err, n-provider.MaxProblems, 200)
+	var oc strings.Builder
+	oc.WriteString("id,gpu_model,gpus_per_node,mode\n")
+	for range n {
+		oc.WriteString("x,H100 SXM,8,nope\n")
+	}
+	_, err = provider.ImportOffers(strings.NewReader(oc.String()), provider.OfferImportOptions{})
+	checkCapped(t, "ImportOffers rows", err, n-provider.MaxProblems, 200)
+	header := "id,gpu_model,gpus_per_node,mode" + strings.Repeat(",unknown", 1000) + "\n"
+	_, err = provider.ImportOffers(strings.NewReader(header), provider.OfferImportOptions{})
+	checkCapped(t, "ImportOffers header", err, 1000-provider.MaxProblems, 200)
 
 	// Fewer problems than the cap are listed whole, with no count.
 	few := provider.Catalog{Currency: "USD", AsOf: time.Now(), Offers: make(provider.Offers, 3)}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"regexp"
@@ -19,6 +20,10 @@ type Catalog struct {
 }
 
 var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
+
+// errCurrencyCode is the reason given for a currency that is not an ISO
+// 4217 code.
+var errCurrencyCode = fmt.Errorf("%w: want three upper-case letters, an ISO 4217 code such as USD", ErrMalformed)
 
 // Validate reports every problem of the catalog at once: a missing currency
 // or one that is not three upper-case letters, a missing date, duplicate offer IDs, offers in another
@@ -47,7 +52,7 @@ func (c Catalog) check(p *problems) *catalogCheck {
 	case c.Currency == "":
 		p.add("Currency", c.Currency, ErrMissing)
 	case !currencyCode.MatchString(c.Currency):
-		p.add("Currency", c.Currency, ErrOutOfRange)
+		p.add("Currency", c.Currency, errCurrencyCode)
 	}
 	if c.AsOf.IsZero() {
 		p.add("AsOf", "", ErrMissing)
@@ -62,7 +67,11 @@ func (cc *catalogCheck) offer(p *problems, o Offer) {
 		op.add("ID", o.ID, ErrDuplicateID)
 	}
 	cc.seen[o.ID] = true
-	if o.Currency != "" && o.Currency != cc.currency {
+	switch {
+	case o.Currency == "" || o.Currency == cc.currency:
+	case !currencyCode.MatchString(o.Currency):
+		op.add("Currency", o.Currency, errCurrencyCode)
+	default:
 		op.add("Currency", o.Currency, ErrCurrencyMismatch)
 	}
 	o.validate(&op)

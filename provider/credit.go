@@ -52,6 +52,9 @@ func (c Credit) Charges(u Usage) ([]Charge, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckCharges(base); err != nil {
+		return nil, err
+	}
 	return c.Apply(base), nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gputco/gputco/internal/duration"
 	"github.com/shopspring/decimal"
 )
 
@@ -90,38 +91,42 @@ func nextRecord(cr *csv.Reader, width int) ([]string, int, error) {
 // readRows reads the records that follow the header, each expected to have
 // width fields, and calls row with each good record and the line it starts
 // on. It returns the problems of every row — CSV syntax and field-count
-// errors, and what row returns — in input order. A read error of the
-// underlying reader stops reading and is returned wrapped, naming what is
-// being read. The record passed to row is reused by the next read.
-func readRows(cr *csv.Reader, width int, what string, row func(rec []string, line int) []error) ([]error, error) {
-	var errs []error
+// errors, and what row returns — in input order, the first MaxProblems kept
+// and the rest counted. A read error of the underlying reader stops reading
+// and is returned wrapped, naming what is being read. The record passed to
+// row is reused by the next read.
+func readRows(cr *csv.Reader, width int, what string, row func(rec []string, line int) []error) (problems, error) {
+	var p problems
 	for {
 		rec, line, err := nextRecord(cr, width)
 		if err == io.EOF {
-			return errs, nil
+			return p, nil
 		}
 		if err != nil {
 			var re *RowError
 			if errors.As(err, &re) {
-				errs = append(errs, err)
+				p.put(err)
 				continue
 			}
-			return nil, fmt.Errorf("provider: reading %s: %w", what, err)
+			return problems{}, fmt.Errorf("provider: reading %s: %w", what, err)
 		}
-		errs = append(errs, row(rec, line)...)
+		for _, e := range row(rec, line) {
+			p.put(e)
+		}
 	}
 }
 
 // importResult ends an import: with no problems it returns c; otherwise the
 // joined problems, with c when keepGood is set and an empty catalog when not.
-func importResult(c Catalog, errs []error, keepGood bool) (Catalog, error) {
-	if len(errs) == 0 {
+func importResult(c Catalog, p problems, keepGood bool) (Catalog, error) {
+	err := p.err()
+	if err == nil {
 		return c, nil
 	}
 	if keepGood {
-		return c, errors.Join(errs...)
+		return c, err
 	}
-	return Catalog{}, errors.Join(errs...)
+	return Catalog{}, err
 }
 
 // rowProblems collects the problems of one CSV row.
@@ -134,16 +139,12 @@ func (p *rowProblems) add(column, value string, err error) {
 	p.errs = append(p.errs, &RowError{Line: p.line, Column: column, Value: value, Err: err})
 }
 
-// maxNumberLen bounds the length of a number in a CSV field: MaxNumberLen,
-// the bound of money amounts in JSON.
-const maxNumberLen = MaxNumberLen
-
 // parseDecimal parses a plain decimal: an optional sign, digits and an
 // optional fraction. Exponents are refused, so that no input can make an
 // amount of astronomic size.
 func parseDecimal(s string) (decimal.Decimal, error) {
-	if len(s) > maxNumberLen {
-		return decimal.Zero, reasonf(ErrOutOfRange, "more than %d characters", maxNumberLen)
+	if len(s) > MaxNumberLen {
+		return decimal.Zero, reasonf(ErrOutOfRange, "more than MaxNumberLen = %d characters", MaxNumberLen)
 	}
 	digits, dot := 0, false
 	for i := 0; i < len(s); i++ {
@@ -189,8 +190,8 @@ func (p *rowProblems) float(column, s string) float64 {
 	if s == "" {
 		return 0
 	}
-	if len(s) > maxNumberLen {
-		p.add(column, s, reasonf(ErrOutOfRange, "more than %d characters", maxNumberLen))
+	if len(s) > MaxNumberLen {
+		p.add(column, s, reasonf(ErrOutOfRange, "more than MaxNumberLen = %d characters", MaxNumberLen))
 		return 0
 	}
 	f, err := strconv.ParseFloat(s, 64)
@@ -263,37 +264,19 @@ func (p *rowProblems) date(column, s string) time.Time {
 	return t
 }
 
-// durationUnits are the units ParseDuration lacks, accepted by the offers CSV.
-var durationUnits = []struct {
-	suffix string
-	unit   time.Duration
-}{{"mo", Month}, {"y", Year}, {"d", 24 * time.Hour}}
-
 // duration parses a Go duration ("90s", "720h") or a number of days ("30d"),
-// months ("1mo", 730 h each) or years ("3y", 8,760 h each); "" is zero.
+// months ("1mo", 730 h each) or years ("3y", 8,760 h each) as JSON does
+// (see Duration); "" is zero.
 func (p *rowProblems) duration(column, s string) time.Duration {
 	if s == "" {
 		return 0
 	}
-	if d, err := time.ParseDuration(s); err == nil {
-		return d
+	d, err := duration.Parse(s)
+	switch {
+	case errors.Is(err, duration.ErrRange):
+		p.add(column, s, reasonf(ErrOutOfRange, "%v", err))
+	case err != nil:
+		p.add(column, s, reasonf(ErrMalformed, "%v", err))
 	}
-	for _, u := range durationUnits {
-		num, ok := strings.CutSuffix(s, u.suffix)
-		if !ok || num == "" || len(num) > maxNumberLen {
-			continue
-		}
-		f, err := strconv.ParseFloat(num, 64)
-		if err != nil || strings.ContainsAny(num, "eEinIN_xXpP") {
-			break
-		}
-		v := f * float64(u.unit)
-		if !finite(v) || math.Abs(v) >= math.MaxInt64 {
-			p.add(column, s, reasonf(ErrOutOfRange, "duration too long"))
-			return 0
-		}
-		return time.Duration(v)
-	}
-	p.add(column, s, reasonf(ErrMalformed, `not a duration such as "90s", "720h", "30d", "1mo" or "3y"`))
-	return 0
+	return d
 }

@@ -2,6 +2,8 @@ package provider_test
 
 import (
 	"encoding/json"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -96,23 +98,12 @@ func TestDefaultSources(t *testing.T) {
 	}
 }
 
-// gpuSpecs are the GPU figures every offer of a model must carry.
-var gpuSpecs = map[string]provider.GPU{
-	"H100 SXM":  {Model: "H100 SXM", MemoryGiB: 80, BF16TFLOPS: 989, TDPWatts: 700, Class: provider.Datacenter},
-	"H200":      {Model: "H200", MemoryGiB: 141, BF16TFLOPS: 989, TDPWatts: 700, Class: provider.Datacenter},
-	"A100 80GB": {Model: "A100 80GB", MemoryGiB: 80, BF16TFLOPS: 312, TDPWatts: 400, Class: provider.Datacenter},
-	"A100 40GB": {Model: "A100 40GB", MemoryGiB: 40, BF16TFLOPS: 312, TDPWatts: 400, Class: provider.Datacenter},
-	"V100":      {Model: "V100", MemoryGiB: 16, BF16TFLOPS: 125, TDPWatts: 300, Class: provider.Datacenter},
-	"L40S":      {Model: "L40S", MemoryGiB: 48, BF16TFLOPS: 362, TDPWatts: 350, Class: provider.Datacenter},
-	"RTX 4090":  {Model: "RTX 4090", MemoryGiB: 24, BF16TFLOPS: 165, TDPWatts: 450, Class: provider.Consumer},
-}
-
 func TestDefaultGPUSpecs(t *testing.T) {
 	c := defaultCatalog(t)
 	for _, o := range c.Offers {
-		want, ok := gpuSpecs[o.GPU.Model]
+		want, ok := provider.KnownGPU(o.GPU.Model)
 		if !ok {
-			t.Errorf("offer %s: GPU model %q is not one of the catalog's model names", o.ID, o.GPU.Model)
+			t.Errorf("offer %s: GPU model %q is not in the GPU table (provider.KnownGPUs)", o.ID, o.GPU.Model)
 			continue
 		}
 		if diff := cmp.Diff(want, o.GPU); diff != "" {
@@ -243,6 +234,9 @@ func TestDefaultRequiredOffers(t *testing.T) {
 // $1.427 + colocation $0.321 + maintenance $0.428 per GPU-hour give the fixed
 // cost F = $2.18, and energy adds $0.099: $2.275 per GPU-hour. The tolerance,
 // ±$0.005, covers the rounding of the published components to tenths of a cent.
+// §5a assumes no residual value, so the check drops the offer's resale
+// curve; with it, the market value after 3 years (the curve's fraction of
+// the $300,000 price) comes back over the 3 × 8,760 × 8 GPU-hours.
 func TestDefaultOwnedH100ReproducesReference(t *testing.T) {
 	c := defaultCatalog(t)
 	owned := c.Offers.Filter(all(isModel("H100 SXM"), ownedNodeOf(8)))
@@ -250,6 +244,10 @@ func TestDefaultOwnedH100ReproducesReference(t *testing.T) {
 		t.Fatalf("found %d owned 8xH100 offers, want 1", len(owned))
 	}
 	o := owned[0]
+	server := o.Pricing.(provider.Owned)
+	resale := server.Resale
+	server.Resale = provider.Resale{}
+	o.Pricing = server
 	got, err := o.RatePerGPUHour(3 * provider.Year)
 	if err != nil {
 		t.Fatalf("RatePerGPUHour: %v", err)
@@ -257,7 +255,43 @@ func TestDefaultOwnedH100ReproducesReference(t *testing.T) {
 	want := decimal.RequireFromString("2.275")
 	tol := decimal.RequireFromString("0.005")
 	if got.Sub(want).Abs().GreaterThan(tol) {
-		t.Errorf("%s: RatePerGPUHour(3y) = %s, want %s ± %s", o.ID, got.StringFixed(4), want, tol)
+		t.Errorf("%s: RatePerGPUHour(3y) without resale = %s, want %s ± %s", o.ID, got.StringFixed(4), want, tol)
+	}
+	withResale, err := owned[0].RatePerGPUHour(3 * provider.Year)
+	if err != nil {
+		t.Fatalf("RatePerGPUHour: %v", err)
+	}
+	back := decimal.NewFromFloat(resale.Fraction(3*provider.Year)).Mul(decimal.NewFromInt(300000)).
+		DivRound(decimal.NewFromInt(3*8760*8), provider.Precision)
+	if d := got.Sub(back).Sub(withResale).Abs(); d.GreaterThan(decimal.RequireFromString("0.0001")) {
+		t.Errorf("%s: RatePerGPUHour(3y) with resale = %s, want %s − %s", o.ID, withResale.StringFixed(4), got.StringFixed(4), back.StringFixed(4))
+	}
+}
+
+// TestDefaultOwnedResale: every owned offer of the default catalog credits a
+// market resale value in the cash view, from a sourced curve flagged as an
+// estimate, while its book value (the accounting view) still follows the
+// depreciation schedule. A 1-year horizon once credited the straight-line
+// book value, two thirds of the price, whatever the market pays.
+func TestDefaultOwnedResale(t *testing.T) {
+	for _, o := range defaultCatalog(t).Offers.Mode("owned") {
+		p := o.Pricing.(provider.Owned)
+		if p.Resale.IsZero() || p.Resale.Source == "" || !p.Resale.Estimate {
+			t.Errorf("%s: resale curve %+v, want points, a source and the estimate flag", o.ID, p.Resale)
+			continue
+		}
+		cs, err := p.Charges(provider.Usage{Horizon: provider.Year, Nodes: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := cs[len(cs)-1]
+		want := p.PurchasePerNode.Mul(decimal.NewFromFloat(p.Resale.Fraction(provider.Year))).Round(provider.Precision).Neg()
+		if last.Category != provider.Residual || last.Label != "resale value at market" || !last.Amount.Equal(want) {
+			t.Errorf("%s: last line %+v, want resale value at market %s", o.ID, last, want)
+		}
+		if book := p.BookValue(provider.Year); !book.Equal(p.PurchasePerNode.Mul(decimal.NewFromInt(2)).DivRound(decimal.NewFromInt(3), provider.Precision)) {
+			t.Errorf("%s: book value after 1 of 3 years = %s, want two thirds of %s", o.ID, book, p.PurchasePerNode)
+		}
 	}
 }
 
@@ -288,4 +322,36 @@ func BenchmarkDefault(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestDefaultNotesAgreeWithFigures: a note states the figures the offer
+// carries. Every "fill probability X" a note mentions is the offer's
+// FillProbability (runpod-h100-spot once said both 0.6 and 0.8), and every
+// staff cost in the hidden profile is given in the note with a URL of its
+// source (the owned servers once carried a Thailand default for a US site).
+func TestDefaultNotesAgreeWithFigures(t *testing.T) {
+	fill := regexp.MustCompile(`(?i)fill probability (?:is |of )?([0-9]+(?:\.[0-9]+)?)`)
+	for _, o := range defaultCatalog(t).Offers {
+		for _, m := range fill.FindAllStringSubmatch(o.Source.Note, -1) {
+			if v, _ := strconv.ParseFloat(m[1], 64); v != o.Availability.FillProbability {
+				t.Errorf("%s: note says %q, offer has fill probability %g", o.ID, m[0], o.Availability.FillProbability)
+			}
+		}
+		if c := o.Hidden.StaffCostPerYear; c.IsPositive() {
+			amount := "$" + thousands(c.IntPart())
+			i := strings.Index(o.Source.Note, amount)
+			if i < 0 || !strings.Contains(o.Source.Note[i:min(len(o.Source.Note), i+400)], "https://") {
+				t.Errorf("%s: staff cost %s/yr is not given in the note with the URL of its source", o.ID, amount)
+			}
+		}
+	}
+}
+
+// thousands formats n with comma separators: 90520 → "90,520".
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -14,7 +14,13 @@
 // expense with depreciation, power, colocation, maintenance and staff) and
 // [Credit], a wrapper that applies a one-time credit to any mode. Downstream
 // code adds its own mode by implementing [Pricing] and, for JSON, registering
-// a decoder in a [Decoder].
+// a decoder in a [Decoder]. What the tco and placement packages need to know
+// beyond the charges comes through small interfaces a mode implements when
+// they fit it — [Metering] (pay-as-you-go billing of runs), [Interruptible]
+// (capacity that may be taken back), [LeadTimer], [Committer], [Linear] (the
+// charges as rates per node, per busy node-hour and per billed node-hour),
+// [Wrapper] (a mode around another, as Credit), [Scaler], [HourlyAdder] and
+// [EnergyPricer] — found with [As], which looks through wrappers.
 //
 // Money is [decimal.Decimal] throughout; quantities are float64 or
 // time.Duration. A year is 365 days (8,760 hours) and a month is a twelfth of
@@ -35,6 +41,9 @@
 // error naming it:
 //   - [MaxGPUsPerNode] bounds Offer.GPUsPerNode (2¹⁶);
 //   - [MaxExponent] bounds the decimal exponent of money amounts (±64);
+//   - [MaxChargeExponent] bounds the decimal exponent of the amounts a
+//     pricing, a custom one included, returns (±4096), through
+//     [CheckCharges] and [CheckRates];
 //   - [MaxNumberLen] bounds the text of a number in CSV and of a money
 //     amount in JSON ([Amount]) to 64 characters;
 //   - [MaxPricingDepth] bounds a chain of pricings (credits around a base

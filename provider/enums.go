@@ -2,6 +2,8 @@ package provider
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/gputco/gputco/internal/vocab"
 )
@@ -30,7 +32,19 @@ func enumParse[T ~int](names []string, text []byte, typ string) (T, error) {
 			return T(i), nil
 		}
 	}
-	return 0, &FieldError{Field: typ, Value: s, Err: ErrUnknownName}
+	return 0, &FieldError{Field: typ, Value: s, Err: fmt.Errorf("%w (one of %s)", ErrUnknownName, quotedNames(names))}
+}
+
+// quotedNames lists names quoted and comma-separated: `"a", "b", "c"`.
+func quotedNames(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(n))
+	}
+	return b.String()
 }
 
 func enumValid[T ~int](names []string, v T) bool { return v >= 0 && int(v) < len(names) }

@@ -54,18 +54,18 @@ func ExampleOwned_Charges() {
 		return
 	}
 	for _, c := range cs {
-		fmt.Printf("%-10s %-17s %-7s %10s\n", c.Category, c.Label, c.Timing, c.Amount.StringFixed(2))
+		fmt.Printf("%-10s %-22s %-7s %10s\n", c.Category, c.Label, c.Timing, c.Amount.StringFixed(2))
 	}
 	total := provider.Total(cs)
 	gpuHours := decimal.NewFromInt(8 * int64(horizon/time.Hour))
 	fmt.Printf("total %s, per GPU-hour %s\n", total.StringFixed(2), total.DivRound(gpuHours, 6).StringFixed(3))
 	// Output:
-	// capital    purchase          upfront  300000.00
-	// power      energy            spread    20757.59
-	// facility   colocation        spread    67586.83
-	// facility   maintenance       spread    90000.00
-	// staff      operations staff  spread        0.00
-	// residual   residual value    at-end        0.00
+	// capital    purchase               upfront  300000.00
+	// power      energy                 spread    20757.59
+	// facility   colocation             spread    67586.83
+	// facility   maintenance            spread    90000.00
+	// staff      operations staff       spread        0.00
+	// residual   residual at book value at-end        0.00
 	// total 478344.42, per GPU-hour 2.275
 }
 

@@ -41,17 +41,19 @@ func propRatesLinear(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("%s.Rates(%v): %v", p.Mode(), u.Horizon, err)
 	}
-	var billedNs int64
+	// In decimal: runs × nodes × billed length overflows int64 nanoseconds
+	// for long usages (720 h × 57 × 63 does).
+	billedNs := decimal.Zero
 	if m, ok := p.(provider.Metering); ok {
 		for _, r := range u.Runs {
-			billedNs += int64(m.BilledDuration(r.Length)) * int64(r.Count) * int64(r.Nodes)
+			billedNs = billedNs.Add(decimal.NewFromInt(int64(m.BilledDuration(r.Length))).Mul(decimal.NewFromInt(int64(r.Count) * int64(r.Nodes))))
 		}
 	}
 	hour := decimal.NewFromInt(int64(time.Hour))
 	qty := map[provider.Basis]decimal.Decimal{
 		provider.PerNode:           decimal.NewFromInt(int64(u.Nodes)),
 		provider.PerBusyNodeHour:   decimal.NewFromFloat(float64(u.Nodes)*u.BusyFraction).Mul(decimal.NewFromInt(int64(u.Horizon))).DivRound(hour, 20),
-		provider.PerBilledNodeHour: decimal.NewFromInt(billedNs).DivRound(hour, 20),
+		provider.PerBilledNodeHour: billedNs.DivRound(hour, 20),
 	}
 	want := map[provider.Category]decimal.Decimal{}
 	for _, c := range mustCharges(t, p, u) {
@@ -103,3 +105,32 @@ func TestAsLooksThroughCredits(t *testing.T) {
 		t.Errorf("LeadTime under a credit = %v, want the procurement lead time %v", got, owned.ProcurementLeadTime)
 	}
 }
+
+// propBookValueFromSchedule: BookValue is the price less the schedule's whole
+// years and a pro-rata share of the current one, for every method (the
+// straight line computes it without building the schedule).
+func propBookValueFromSchedule(t *rapid.T) {
+	o := drawOwned(t, 10)
+	o.Method = provider.Depreciation(rapid.IntRange(0, 2).Draw(t, "method"))
+	age := durationUpTo(12*provider.Year).Draw(t, "age")
+	sched := o.Schedule()
+	want := o.PurchasePerNode
+	full := int(age / provider.Year)
+	switch {
+	case age <= 0:
+	case full >= len(sched):
+		want = o.SalvagePerNode
+	default:
+		for _, d := range sched[:full] {
+			want = want.Sub(d)
+		}
+		frac := decimal.NewFromInt(int64(age%provider.Year)).DivRound(decimal.NewFromInt(int64(provider.Year)), provider.Precision)
+		want = want.Sub(sched[full].Mul(frac).Round(provider.Precision))
+	}
+	if got := o.BookValue(age); !got.Equal(want) {
+		t.Fatalf("%s BookValue(%v) = %s, from the schedule %s", o.Method, age, got, want)
+	}
+}
+
+func TestBookValueFromSchedule(t *testing.T) { rapid.Check(t, propBookValueFromSchedule) }
+func FuzzBookValueFromSchedule(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propBookValueFromSchedule)) }

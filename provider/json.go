@@ -8,23 +8,30 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gputco/gputco/internal/duration"
 	"github.com/shopspring/decimal"
 )
 
-// Duration is a time.Duration that reads and writes JSON as a Go duration
-// string ("720h0m0s", "1m", "90s"). Use it in the JSON form of downstream
-// pricing modes.
+// Duration is a time.Duration that writes JSON as a Go duration string
+// ("720h0m0s", "1m0s", "1s") and reads it as the offers CSV does: a Go
+// duration or a number of days, months (730 h) or years (8,760 h) — "30d",
+// "1mo", "3y". Use it in the JSON form of downstream pricing modes.
 type Duration time.Duration
 
 // MarshalText writes d as time.Duration.String does.
 func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
 
-// UnmarshalText parses a Go duration string.
+// UnmarshalText parses a Go duration string or a number of days, months or
+// years; a duration beyond time.Duration's range wraps ErrOutOfRange, other
+// text ErrMalformed.
 func (d *Duration) UnmarshalText(b []byte) error {
-	v, err := time.ParseDuration(string(b))
-	if err != nil {
+	v, err := duration.Parse(string(b))
+	switch {
+	case errors.Is(err, duration.ErrRange):
+		return fmt.Errorf("provider: duration %s: %w: %w", echo(string(b)), ErrOutOfRange, err)
+	case err != nil:
 		// time's error quotes the whole input: echo a bounded part instead.
-		return fmt.Errorf("provider: duration %s: %w: not a Go duration such as \"90s\" or \"720h\"", echo(string(b)), ErrMalformed)
+		return fmt.Errorf("provider: duration %s: %w: %w", echo(string(b)), ErrMalformed, err)
 	}
 	*d = Duration(v)
 	return nil
@@ -102,6 +109,8 @@ type Decoder struct {
 
 	// depth counts the pricings being decoded around the current one.
 	depth int
+	// doc is the whole document being decoded, for error positions.
+	doc []byte
 }
 
 // MaxPricingDepth bounds how deeply pricings may nest: a chain of at most
@@ -141,7 +150,7 @@ func (d Decoder) Pricing(data []byte) (Pricing, error) {
 		Mode string `json:"mode"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("provider: pricing: %w", malformed(err))
+		return nil, fmt.Errorf("provider: pricing: %w", nested{positioned(d.doc, data, err)})
 	}
 	if head.Mode == "" {
 		return nil, &FieldError{Field: "mode", Value: "", Err: ErrMissing}
@@ -162,11 +171,28 @@ func (d Decoder) Pricing(data []byte) (Pricing, error) {
 	return p, nil
 }
 
-// Offer decodes one offer. It does not validate it.
-func (d Decoder) Offer(data []byte) (Offer, error) {
+// Offer decodes one offer. It does not validate it. Its errors name the
+// offer by its "id" and locate JSON syntax and type errors by line and column
+// (a *JSONError).
+func (d Decoder) Offer(data []byte) (Offer, error) { return d.offerIn(data, data) }
+
+// offerIn decodes the offer raw, a part of the document doc (for positions).
+func (d Decoder) offerIn(doc, raw []byte) (Offer, error) {
+	d.doc = doc
 	var w offerJSON
-	if err := strict(data, &w); err != nil {
-		return Offer{}, fmt.Errorf("provider: offer: %w", malformed(err))
+	if err := strict(raw, &w); err != nil {
+		id := offerID(raw)
+		var fe *FieldError
+		if errors.As(err, &fe) && fe.Offer == "" && id != "" {
+			c := *fe
+			c.Offer = id
+			return Offer{}, &c
+		}
+		what := "provider: offer"
+		if id != "" {
+			what += " " + echo(id)
+		}
+		return Offer{}, fmt.Errorf("%s: %w", what, nested{positioned(doc, raw, err)})
 	}
 	return w.offer(d)
 }
@@ -181,7 +207,7 @@ func (d Decoder) Offer(data []byte) (Offer, error) {
 func (d Decoder) Catalog(data []byte) (Catalog, error) {
 	var w catalogJSON
 	if err := strict(data, &w); err != nil {
-		return Catalog{}, fmt.Errorf("provider: catalog: %w", malformed(err))
+		return Catalog{}, fmt.Errorf("provider: catalog: %w", nested{positioned(data, nil, err)})
 	}
 	c := Catalog{Currency: w.Currency, AsOf: time.Time(w.AsOf)}
 	var p problems
@@ -189,9 +215,12 @@ func (d Decoder) Catalog(data []byte) (Catalog, error) {
 	var kept []Offer
 	decoded := true
 	for i, raw := range w.Offers {
-		o, err := d.Offer(raw)
+		o, err := d.offerIn(data, raw)
 		if err != nil {
-			p.put(fmt.Errorf("provider: catalog offer %d: %w", i, err))
+			if offerID(raw) == "" { // the error cannot name the offer: number it
+				err = fmt.Errorf("provider: catalog offer %d: %w", i, nested{err})
+			}
+			p.put(err)
 			decoded = false
 			continue
 		}
@@ -257,11 +286,11 @@ func strict(data []byte, v any) error {
 
 // decodeInto decodes the wire form W strictly and converts it to P.
 func decodeInto[P Pricing, W any](conv func(W) P) PricingDecoder {
-	return func(raw json.RawMessage, _ Decoder) (Pricing, error) {
+	return func(raw json.RawMessage, d Decoder) (Pricing, error) {
 		var w W
 		if err := strict(raw, &w); err != nil {
 			var zero P
-			return nil, fmt.Errorf("provider: %s pricing: %w", zero.Mode(), malformed(err))
+			return nil, fmt.Errorf("provider: %s pricing: %w", zero.Mode(), nested{positioned(d.doc, raw, err)})
 		}
 		return conv(w), nil
 	}
@@ -367,6 +396,17 @@ type ownedJSON struct {
 	StaffFTEPerNode            float64      `json:"staffFTEPerNode"`
 	StaffCostPerYear           Amount       `json:"staffCostPerYear"`
 	ProcurementLeadTime        Duration     `json:"procurementLeadTime"`
+	Resale                     *resaleJSON  `json:"resale,omitempty"`
+}
+
+// resaleJSON is a Resale curve: {"points":[{"age":"8760h0m0s","fraction":0.72}], ...}.
+type resaleJSON struct {
+	Points []struct {
+		Age      Duration `json:"age"`
+		Fraction float64  `json:"fraction"`
+	} `json:"points"`
+	Source   string `json:"source"`
+	Estimate bool   `json:"estimate"`
 }
 
 func (w ownedJSON) pricing() Owned {
@@ -376,7 +416,33 @@ func (w ownedJSON) pricing() Owned {
 		PUE: w.PUE, EnergyPerKWh: decimal.Decimal(w.EnergyPerKWh), ColocationPerKWMonth: decimal.Decimal(w.ColocationPerKWMonth),
 		MaintenanceFractionPerYear: w.MaintenanceFractionPerYear, StaffFTEPerNode: w.StaffFTEPerNode,
 		StaffCostPerYear: decimal.Decimal(w.StaffCostPerYear), ProcurementLeadTime: time.Duration(w.ProcurementLeadTime),
+		Resale: w.Resale.resale(),
 	}
+}
+
+func (w *resaleJSON) resale() Resale {
+	if w == nil {
+		return Resale{}
+	}
+	r := Resale{Source: w.Source, Estimate: w.Estimate, Points: make([]ResalePoint, len(w.Points))}
+	for i, p := range w.Points {
+		r.Points[i] = ResalePoint{Age: time.Duration(p.Age), Fraction: p.Fraction}
+	}
+	return r
+}
+
+func resaleToJSON(r Resale) *resaleJSON {
+	if r.IsZero() && r.Source == "" && !r.Estimate {
+		return nil
+	}
+	w := &resaleJSON{Source: r.Source, Estimate: r.Estimate, Points: make([]struct {
+		Age      Duration `json:"age"`
+		Fraction float64  `json:"fraction"`
+	}, len(r.Points))}
+	for i, p := range r.Points {
+		w.Points[i].Age, w.Points[i].Fraction = Duration(p.Age), p.Fraction
+	}
+	return w
 }
 
 // MarshalJSON writes {"mode":"owned", ...}.
@@ -387,7 +453,7 @@ func (o Owned) MarshalJSON() ([]byte, error) {
 		ContractedPowerKW: o.ContractedPowerKW, PUE: o.PUE, EnergyPerKWh: Amount(o.EnergyPerKWh),
 		ColocationPerKWMonth: Amount(o.ColocationPerKWMonth), MaintenanceFractionPerYear: o.MaintenanceFractionPerYear,
 		StaffFTEPerNode: o.StaffFTEPerNode, StaffCostPerYear: Amount(o.StaffCostPerYear),
-		ProcurementLeadTime: Duration(o.ProcurementLeadTime),
+		ProcurementLeadTime: Duration(o.ProcurementLeadTime), Resale: resaleToJSON(o.Resale),
 	})
 }
 
@@ -506,7 +572,7 @@ func (w offerJSON) offer(d Decoder) (Offer, error) {
 			c.Offer, c.Field = w.ID, "Pricing."+fe.Field
 			return Offer{}, &c
 		}
-		return Offer{}, fmt.Errorf("provider: offer %s: %w", echo(w.ID), err)
+		return Offer{}, fmt.Errorf("provider: offer %s: %w", echo(w.ID), nested{err})
 	}
 	o.Pricing = p
 	return o, nil

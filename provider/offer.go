@@ -240,6 +240,9 @@ func (o Offer) RatePerGPUHour(horizon time.Duration) (decimal.Decimal, error) {
 	if err != nil {
 		return decimal.Zero, err
 	}
+	if err := CheckCharges(cs); err != nil {
+		return decimal.Zero, err
+	}
 	gpuHours := hours(horizon).Mul(decimal.NewFromInt(int64(o.GPUsPerNode)))
 	return Total(cs).DivRound(gpuHours, Precision), nil
 }

@@ -227,7 +227,7 @@ func ImportOffers(r io.Reader, opts OfferImportOptions) (Catalog, error) {
 	if currency == "" {
 		currency = "USD"
 	} else if !currencyCode.MatchString(currency) {
-		op.add("OfferImportOptions.Currency", currency, ErrMalformed)
+		op.add("OfferImportOptions.Currency", currency, errCurrencyCode)
 	}
 	if err := op.err(); err != nil {
 		return Catalog{}, err
@@ -251,14 +251,15 @@ func ImportOffers(r io.Reader, opts OfferImportOptions) (Catalog, error) {
 	}
 	use := make([]int, len(header)) // column index per header field, -1 to skip
 	have := make(map[string]bool, len(header))
+	var hp problems
 	for i, h := range header {
 		use[i] = -1
 		ci, ok := byName[h]
 		switch {
 		case !ok:
-			errs = append(errs, &RowError{Line: 1, Err: reasonf(ErrUnknownName, "column %q", h)})
+			hp.put(&RowError{Line: 1, Err: reasonf(ErrUnknownName, "column %s", echo(h))})
 		case have[h]:
-			errs = append(errs, &RowError{Line: 1, Err: reasonf(ErrMalformed, "column %q appears twice", h)})
+			hp.put(&RowError{Line: 1, Err: reasonf(ErrMalformed, "column %s appears twice", echo(h))})
 		default:
 			use[i] = ci
 			have[h] = true
@@ -266,16 +267,16 @@ func ImportOffers(r io.Reader, opts OfferImportOptions) (Catalog, error) {
 	}
 	for _, req := range []string{"id", "gpu_model", "gpus_per_node", "mode"} {
 		if !have[req] {
-			errs = append(errs, &RowError{Line: 1, Err: reasonf(ErrMissingColumn, "%q", req)})
+			hp.put(&RowError{Line: 1, Err: reasonf(ErrMissingColumn, "%q", req)})
 		}
 	}
-	if len(errs) > 0 {
-		return Catalog{}, errors.Join(errs...)
+	if err := hp.err(); err != nil {
+		return Catalog{}, err
 	}
 
 	c := Catalog{Currency: currency, AsOf: dateOnly(opts.AsOf)}
 	seen := make(map[string]int)
-	errs, err = readRows(cr, len(header), "offers", func(rec []string, line int) []error {
+	rows, err := readRows(cr, len(header), "offers", func(rec []string, line int) []error {
 		rp := rowProblems{line: line}
 		var d offerDraft
 		for i, v := range rec {
@@ -308,7 +309,7 @@ func ImportOffers(r io.Reader, opts OfferImportOptions) (Catalog, error) {
 			if currencyCode.MatchString(cur) {
 				rp.add("currency", cur, reasonf(ErrCurrencyMismatch, "the import is in %s", currency))
 			} else {
-				rp.add("currency", cur, reasonf(ErrMalformed, "want an ISO 4217 code such as %s", currency))
+				rp.add("currency", cur, reasonf(ErrMalformed, "want three upper-case letters, an ISO 4217 code such as %s", currency))
 			}
 		}
 		if err := o.Validate(); err != nil {
@@ -340,11 +341,11 @@ func ImportOffers(r io.Reader, opts OfferImportOptions) (Catalog, error) {
 				c.AsOf = a
 			}
 		}
-		if c.AsOf.IsZero() && len(errs) == 0 {
-			errs = append(errs, &FieldError{Field: "OfferImportOptions.AsOf", Value: "", Err: ErrMissing})
+		if c.AsOf.IsZero() && rows.err() == nil {
+			rows.put(&FieldError{Field: "OfferImportOptions.AsOf", Value: "", Err: ErrMissing})
 		}
 	}
-	return importResult(c, errs, opts.KeepGoodRows)
+	return importResult(c, rows, opts.KeepGoodRows)
 }
 
 // build assembles the offer of a draft whose mode is valid.

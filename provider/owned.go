@@ -11,9 +11,11 @@ import (
 const maxLifeYears = 100
 
 // Owned is hardware bought and operated by the user (capital expense). Its
-// charges take the cash view: the purchase is paid upfront and the book value
-// left at the horizon's end comes back as a negative Residual line. Schedule
-// and BookValue give the accounting view.
+// charges take the cash view: the purchase is paid upfront and what a node
+// is worth at the horizon's end comes back as a negative Residual line — its
+// market resale value when Resale has a curve (label "resale value at
+// market"), otherwise its book value (label "residual at book value").
+// Schedule and BookValue give the accounting view, whatever Resale says.
 //
 // Hardware held beyond its useful life stays in service at its salvage value:
 // it depreciates no further, and power, facility, maintenance and staff go on.
@@ -55,6 +57,9 @@ type Owned struct {
 	// ProcurementLeadTime is the time from order to a node in service. It is
 	// not billed by Charges; the tco package prices the delay.
 	ProcurementLeadTime time.Duration
+	// Resale is the market resale curve credited in the cash view at the
+	// horizon's end; the zero Resale credits the book value instead.
+	Resale Resale
 }
 
 // Mode returns "owned".
@@ -96,6 +101,7 @@ func (o Owned) Validate() error {
 	p.quantity("StaffFTEPerNode", o.StaffFTEPerNode, 0, math.MaxFloat64)
 	p.money("StaffCostPerYear", o.StaffCostPerYear)
 	p.duration("ProcurementLeadTime", o.ProcurementLeadTime)
+	o.Resale.validate(&p, "Resale")
 	return p.err()
 }
 
@@ -151,22 +157,36 @@ func (o Owned) Schedule() []decimal.Decimal {
 // price less the depreciation of the whole years elapsed and a pro-rata share
 // of the current year's. It never rises with t.
 func (o Owned) BookValue(t time.Duration) decimal.Decimal {
-	sched := o.Schedule()
-	if sched == nil {
-		return decimal.Zero
+	n := o.UsefulLifeYears
+	if n < 1 || n > maxLifeYears || !moneyInBounds(o.SalvagePerNode) || !moneyInBounds(o.PurchasePerNode) ||
+		o.SalvagePerNode.GreaterThan(o.PurchasePerNode) {
+		return decimal.Zero // as Schedule: no schedule for an invalid life or salvage
 	}
 	if t <= 0 {
 		return o.PurchasePerNode
 	}
 	full := int(t / Year)
-	if full >= len(sched) {
+	if full >= n {
 		return o.SalvagePerNode
 	}
+	frac := decimal.NewFromInt(int64(t%Year)).DivRound(nsPerYear, Precision)
+	if o.Method == StraightLine {
+		// Schedule's straight line, without building it: per a year, the
+		// rest of the base in the last year.
+		base := o.PurchasePerNode.Sub(o.SalvagePerNode)
+		per := base.DivRound(decimal.NewFromInt(int64(n)), Precision)
+		cur := per
+		if full == n-1 {
+			cur = base.Sub(per.Mul(decimal.NewFromInt(int64(n - 1))))
+		}
+		book := o.PurchasePerNode.Sub(per.Mul(decimal.NewFromInt(int64(full))))
+		return book.Sub(cur.Mul(frac).Round(Precision))
+	}
+	sched := o.Schedule()
 	book := o.PurchasePerNode
 	for _, d := range sched[:full] {
 		book = book.Sub(d)
 	}
-	frac := hours(t%Year).DivRound(hoursPerYr, Precision)
 	return book.Sub(sched[full].Mul(frac).Round(Precision))
 }
 
@@ -177,7 +197,9 @@ func (o Owned) BookValue(t time.Duration) decimal.Decimal {
 //   - Facility "colocation": Nodes·ContractedPowerKW·ColocationPerKWMonth·hours/730, Spread;
 //   - Facility "maintenance": Nodes·PurchasePerNode·MaintenanceFractionPerYear·hours/8760, Spread;
 //   - Staff "operations staff": Nodes·StaffFTEPerNode·StaffCostPerYear·hours/8760, Spread;
-//   - Residual "residual value": −Nodes·BookValue(Horizon), AtEnd.
+//   - Residual "resale value at market": −Nodes·PurchasePerNode·Resale.Fraction(Horizon),
+//     AtEnd, when Resale has a curve; otherwise Residual "residual at book value":
+//     −Nodes·BookValue(Horizon), AtEnd.
 func (o Owned) Charges(u Usage) ([]Charge, error) {
 	if err := u.Validate(); err != nil {
 		return nil, err
@@ -185,11 +207,32 @@ func (o Owned) Charges(u Usage) ([]Charge, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
+	return o.charges(u), nil
+}
+
+// charges is Charges of a valid usage and pricing.
+func (o Owned) charges(u Usage) []Charge {
 	nodes := decimal.NewFromInt(int64(u.Nodes))
+	perNodes := func(d decimal.Decimal) decimal.Decimal { // ×Nodes; exact
+		if u.Nodes == 1 || d.IsZero() {
+			return d
+		}
+		return d.Mul(nodes)
+	}
 	ns := decimal.NewFromInt(int64(u.Horizon))
-	// Each time-based line is (amount per unit of time) × ns with one rounding.
-	perYear := func(amount decimal.Decimal) decimal.Decimal {
-		return amount.Mul(ns).DivRound(nsPerHour.Mul(hoursPerYr), Precision)
+	// Each time-based line is (amount per unit of time) × ns with one
+	// rounding; a zero price or quantity makes a zero line.
+	over := func(amount, per decimal.Decimal) decimal.Decimal {
+		if amount.IsZero() || u.Horizon == 0 {
+			return decimal.Zero
+		}
+		return amount.Mul(ns).DivRound(per, Precision)
+	}
+	times := func(f float64, d decimal.Decimal) decimal.Decimal {
+		if f == 0 || d.IsZero() {
+			return decimal.Zero
+		}
+		return decFloat(f).Mul(d)
 	}
 
 	pue := o.PUE
@@ -197,24 +240,29 @@ func (o Owned) Charges(u Usage) ([]Charge, error) {
 		pue = 1
 	}
 	drawKW := o.IdlePowerKW + (o.MaxPowerKW-o.IdlePowerKW)*u.BusyFraction
-	energy := perHour(nodes.Mul(decFloat(drawKW)).Mul(decFloat(pue)).Mul(o.EnergyPerKWh), ns)
-
+	energy := decimal.Zero
+	if drawKW != 0 && !o.EnergyPerKWh.IsZero() {
+		energy = over(perNodes(decFloat(drawKW)).Mul(decFloat(pue)).Mul(o.EnergyPerKWh), nsPerHour)
+	}
 	contracted := o.ContractedPowerKW
 	if contracted == 0 {
 		contracted = o.MaxPowerKW
 	}
-	colo := nodes.Mul(decFloat(contracted)).Mul(o.ColocationPerKWMonth).Mul(ns).DivRound(nsPerHour.Mul(hoursPerMo), Precision)
-	maint := perYear(nodes.Mul(o.PurchasePerNode).Mul(decFloat(o.MaintenanceFractionPerYear)))
-	staff := perYear(nodes.Mul(decFloat(o.StaffFTEPerNode)).Mul(o.StaffCostPerYear))
-	residual := nodes.Mul(o.BookValue(u.Horizon))
+	colo := over(perNodes(times(contracted, o.ColocationPerKWMonth)), nsPerMonth)
+	maint := over(perNodes(times(o.MaintenanceFractionPerYear, o.PurchasePerNode)), nsPerYear)
+	staff := over(perNodes(times(o.StaffFTEPerNode, o.StaffCostPerYear)), nsPerYear)
+	residual, residualLabel := perNodes(o.BookValue(u.Horizon)), "residual at book value"
+	if !o.Resale.IsZero() {
+		residual, residualLabel = perNodes(o.Resale.resaleValue(o.PurchasePerNode, u.Horizon)), "resale value at market"
+	}
 	return []Charge{
-		{Category: Capital, Label: "purchase", Amount: nodes.Mul(o.PurchasePerNode), Timing: Upfront},
+		{Category: Capital, Label: "purchase", Amount: perNodes(o.PurchasePerNode), Timing: Upfront},
 		{Category: Power, Label: "energy", Amount: energy, Timing: Spread},
 		{Category: Facility, Label: "colocation", Amount: colo, Timing: Spread},
 		{Category: Facility, Label: "maintenance", Amount: maint, Timing: Spread},
 		{Category: Staff, Label: "operations staff", Amount: staff, Timing: Spread},
-		{Category: Residual, Label: "residual value", Amount: residual.Neg(), Timing: AtEnd},
-	}, nil
+		{Category: Residual, Label: residualLabel, Amount: residual.Neg(), Timing: AtEnd},
+	}
 }
 
 // Scale returns o with every money amount (purchase, salvage, energy,
@@ -243,15 +291,15 @@ func (o Owned) Rates(horizon time.Duration) ([]Rate, error) {
 	if err := ratesCheck(o, horizon); err != nil {
 		return nil, err
 	}
-	cs, err := o.Charges(Usage{Horizon: horizon, Nodes: 1})
-	if err != nil {
-		return nil, err
-	}
+	cs := o.charges(Usage{Horizon: horizon, Nodes: 1})
 	pue := o.PUE
 	if pue == 0 {
 		pue = 1
 	}
-	busy := decFloat(o.MaxPowerKW - o.IdlePowerKW).Mul(decFloat(pue)).Mul(o.EnergyPerKWh)
+	busy := decimal.Zero
+	if above := o.MaxPowerKW - o.IdlePowerKW; above != 0 && !o.EnergyPerKWh.IsZero() {
+		busy = decFloat(above).Mul(decFloat(pue)).Mul(o.EnergyPerKWh)
+	}
 	return append(perNode(cs), Rate{Category: Power, Label: "energy above idle", Timing: Spread, Basis: PerBusyNodeHour, Amount: busy}), nil
 }
 

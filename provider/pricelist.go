@@ -184,7 +184,7 @@ func ImportPriceList(r io.Reader, opts ImportOptions) (Catalog, error) {
 	}
 	c := Catalog{Currency: o.currency, AsOf: o.asOf}
 	seen := make(map[string]int)
-	errs, err = readRows(cr, len(header), "price list", func(rec []string, line int) []error {
+	rows, err := readRows(cr, len(header), "price list", func(rec []string, line int) []error {
 		name := get(rec, colAccel)
 		if name == "" {
 			return nil // CPU-only instance
@@ -244,7 +244,7 @@ func ImportPriceList(r io.Reader, opts ImportOptions) (Catalog, error) {
 		}
 		for _, of := range offers {
 			if first, dup := seen[of.ID]; dup {
-				rp.errs = append(rp.errs, &RowError{Line: line, Err: reasonf(ErrDuplicateID, "%q also on line %d", of.ID, first)})
+				rp.errs = append(rp.errs, &RowError{Line: line, Err: reasonf(ErrDuplicateID, "%s also on line %d", echo(of.ID), first)})
 				break
 			}
 			if err := of.Validate(); err != nil {
@@ -263,7 +263,7 @@ func ImportPriceList(r io.Reader, opts ImportOptions) (Catalog, error) {
 	if err != nil {
 		return Catalog{}, err
 	}
-	return importResult(c, errs, opts.KeepGoodRows)
+	return importResult(c, rows, opts.KeepGoodRows)
 }
 
 // importConfig is ImportOptions with defaults resolved.
@@ -300,7 +300,7 @@ func (opts ImportOptions) resolve() (*importConfig, error) {
 	if c.currency == "" {
 		c.currency = "USD"
 	} else if !currencyCode.MatchString(c.currency) {
-		p.add("ImportOptions.Currency", c.currency, ErrMalformed)
+		p.add("ImportOptions.Currency", c.currency, errCurrencyCode)
 	}
 	if opts.AsOf.IsZero() {
 		p.add("ImportOptions.AsOf", "", ErrMissing)

@@ -872,7 +872,7 @@ func TestChargeLines(t *testing.T) {
 				{Category: provider.Facility, Label: "colocation", Amount: usd("4800"), Timing: provider.Spread},
 				{Category: provider.Facility, Label: "maintenance", Amount: usd("200"), Timing: provider.Spread},
 				{Category: provider.Staff, Label: "operations staff", Amount: usd("24000"), Timing: provider.Spread},
-				{Category: provider.Residual, Label: "residual value", Amount: usd("-1640"), Timing: provider.AtEnd},
+				{Category: provider.Residual, Label: "residual at book value", Amount: usd("-1640"), Timing: provider.AtEnd},
 			},
 		},
 		{

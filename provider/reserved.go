@@ -79,10 +79,15 @@ func (r Reserved) Charges(u Usage) ([]Charge, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
+	return r.charges(u), nil
+}
+
+// charges is Charges of a valid usage and pricing.
+func (r Reserved) charges(u Usage) []Charge {
 	terms := r.Terms(u.Horizon)
 	nodes := decimal.NewFromInt(int64(u.Nodes))
 	if terms == 0 || u.Nodes == 0 {
-		return []Charge{{Category: Commitment, Label: "recurring", Amount: decimal.Zero, Timing: Spread}}, nil
+		return []Charge{{Category: Commitment, Label: "recurring", Amount: decimal.Zero, Timing: Spread}}
 	}
 	var out []Charge
 	if !r.UpfrontPerNode.IsZero() {
@@ -105,7 +110,7 @@ func (r Reserved) Charges(u Usage) ([]Charge, error) {
 	if len(out) == 0 {
 		out = append(out, Charge{Category: Commitment, Label: "recurring", Amount: decimal.Zero, Timing: Spread})
 	}
-	return out, nil
+	return out
 }
 
 // Scale returns r with its upfront and recurring amounts multiplied by k.
@@ -124,10 +129,7 @@ func (r Reserved) Rates(horizon time.Duration) ([]Rate, error) {
 	if err := ratesCheck(r, horizon); err != nil {
 		return nil, err
 	}
-	cs, err := r.Charges(Usage{Horizon: horizon, Nodes: 1})
-	if err != nil {
-		return nil, err
-	}
+	cs := r.charges(Usage{Horizon: horizon, Nodes: 1})
 	return perNode(cs), nil
 }
 

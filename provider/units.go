@@ -21,8 +21,8 @@ const (
 
 var (
 	nsPerHour  = decimal.NewFromInt(int64(time.Hour))
-	hoursPerYr = decimal.NewFromInt(8760)
-	hoursPerMo = decimal.NewFromInt(730)
+	nsPerYear  = decimal.NewFromInt(int64(Year))
+	nsPerMonth = decimal.NewFromInt(int64(Month))
 )
 
 // hours returns d in hours as an exact-as-possible decimal.

@@ -37,7 +37,8 @@ const maxSamples = 1 << 17
 // workload nor the offer. The zero value means: the workload's own horizon,
 // no discounting, the defaults above, every hidden cost included.
 type Assumptions struct {
-	// Horizon is the period costed. Zero means the workload's Horizon, and for
+	// Horizon is the period costed, at most MaxHorizon. Zero means the
+	// workload's Horizon (which must then be at most MaxHorizon too), and for
 	// a finite job without one, the time the job holds capacity (setup plus
 	// expected wall time).
 	Horizon time.Duration
@@ -80,8 +81,11 @@ func (a Assumptions) Validate() error {
 	bad := func(field string, v any, why string) {
 		errs = append(errs, fmt.Errorf("tco: assumptions: %s = %v: %s: %w", field, v, why, ErrInvalidAssumptions))
 	}
-	if a.Horizon < 0 {
+	switch {
+	case a.Horizon < 0:
 		bad("Horizon", a.Horizon, "negative")
+	case a.Horizon > MaxHorizon:
+		bad("Horizon", a.Horizon, fmt.Sprintf("beyond MaxHorizon = %v (100 years)", MaxHorizon))
 	}
 	if math.IsNaN(a.DiscountRatePerYear) || a.DiscountRatePerYear < -0.5 || a.DiscountRatePerYear > 10 {
 		bad("DiscountRatePerYear", a.DiscountRatePerYear, "must be in [-0.5, 10]")
@@ -126,9 +130,15 @@ func moneyInBounds(d decimal.Decimal) bool {
 // includes reports whether category c is priced.
 func (a Assumptions) includes(c provider.Category) bool { return !slices.Contains(a.Exclude, c) }
 
+// Defaults as decimals.
+var (
+	defaultEngineerRate = decimal.NewFromInt(DefaultEngineerCostPerHour)
+	defaultSourceEgress = decimal.New(DefaultSourceEgressCentsPerGB, -2)
+)
+
 func (a Assumptions) engineerRate() decimal.Decimal {
 	if a.EngineerCostPerHour.IsZero() {
-		return decimal.NewFromInt(DefaultEngineerCostPerHour)
+		return defaultEngineerRate
 	}
 	return a.EngineerCostPerHour
 }
@@ -138,7 +148,7 @@ func (a Assumptions) sourceEgress() decimal.Decimal {
 	case a.FreeSourceEgress:
 		return decimal.Zero
 	case a.SourceEgressPerGB.IsZero():
-		return decimal.New(DefaultSourceEgressCentsPerGB, -2)
+		return defaultSourceEgress
 	}
 	return a.SourceEgressPerGB
 }

@@ -15,13 +15,22 @@ type Outcome int
 const (
 	// Crossover: renting is cheaper below Utilization and owning above it.
 	Crossover Outcome = iota
-	// OwnAlwaysCheaper: owning costs no more than renting even at (almost) zero utilization.
+	// OwnAlwaysCheaper: owning costs less than renting at every utilization
+	// in (0, 1].
 	OwnAlwaysCheaper
-	// RentAlwaysCheaper: renting is cheaper even at full utilization.
+	// RentAlwaysCheaper: renting costs no more than owning at every
+	// utilization in (0, 1].
 	RentAlwaysCheaper
+	// OwnCheaperBelow: owning is cheaper below Utilization and renting above
+	// it — owning's running costs (power) rise with use faster than the rent
+	// does, as against a reservation billed whatever the use.
+	OwnCheaperBelow
+	// Mixed: the cheaper side changes more than once; see Ranges.
+	Mixed
 )
 
-// String returns "crossover", "own always cheaper" or "rent always cheaper".
+// String returns "crossover", "own always cheaper", "rent always cheaper",
+// "own cheaper below" or "mixed".
 func (o Outcome) String() string {
 	switch o {
 	case Crossover:
@@ -30,20 +39,74 @@ func (o Outcome) String() string {
 		return "own always cheaper"
 	case RentAlwaysCheaper:
 		return "rent always cheaper"
+	case OwnCheaperBelow:
+		return "own cheaper below"
+	case Mixed:
+		return "mixed"
 	}
 	return fmt.Sprintf("outcome(%d)", int(o))
 }
 
+// Side names one of the two offers of a break-even.
+type Side int
+
+// The sides of a break-even.
+const (
+	// RentSide is the offer rented (BreakEven's rent argument).
+	RentSide Side = iota
+	// OwnSide is the offer owned or committed to (BreakEven's own argument).
+	OwnSide
+)
+
+// String returns "rent" or "own".
+func (s Side) String() string {
+	switch s {
+	case RentSide:
+		return "rent"
+	case OwnSide:
+		return "own"
+	}
+	return fmt.Sprintf("side(%d)", int(s))
+}
+
+// UtilizationRange is a range of utilizations over which one side is cheaper.
+type UtilizationRange struct {
+	// From and To bound the range (From < To): the first range starts at 0
+	// (meaning "just above idle"), the last ends at 1, and each other bound
+	// is a crossing.
+	From, To float64
+	// Cheaper is the side with the lower present value throughout the range;
+	// on a tie, renting (no capital is committed).
+	Cheaper Side
+}
+
+// Crossing is a utilization at which the cheaper side changes.
+type Crossing struct {
+	// Utilization is where the present values cross, to within 1e-7.
+	Utilization float64
+	// Below and Above are the sides cheaper just below and just above it.
+	Below, Above Side
+	// Rent and Own are the present values of the two offers at Utilization.
+	Rent, Own decimal.Decimal
+}
+
 // BreakEvenPoint is the result of BreakEven.
 type BreakEvenPoint struct {
-	// Outcome says whether the costs cross within (0, 1].
+	// Outcome summarizes Crossings and Ranges.
 	Outcome Outcome
-	// Utilization is the break-even utilization u*: the fraction of each day
-	// the workload runs at its peak for which both offers cost the same. It is
+	// Utilization is the first crossing: the fraction of each day the
+	// workload runs at its peak for which both offers cost the same. It is
 	// 0 when owning always wins and 1 when renting always wins.
 	Utilization float64
 	// Rent and Own are the present values of the two offers at Utilization.
 	Rent, Own decimal.Decimal
+	// Crossings are every utilization in (0, 1] at which the cheaper side
+	// changes, in increasing order; empty when one side always wins.
+	Crossings []Crossing
+	// Ranges cover [0, 1] in order, alternating sides, one more than the
+	// crossings: at any utilization u, the range holding u names the side
+	// whose present value at u is lower.
+	Ranges []UtilizationRange
 	// Month is the first month (1-based) from which the cumulative cash
 	// spent on owning stays at or below the cumulative cash spent on renting
 	// until the horizon's end, at utilization MonthUtilization; 0 if never.
@@ -53,24 +116,45 @@ type BreakEvenPoint struct {
 	MonthUtilization float64
 }
 
+// OwnCheaperAt reports whether owning is cheaper than renting at
+// utilization u, per Ranges (false outside [0, 1]).
+func (p BreakEvenPoint) OwnCheaperAt(u float64) bool {
+	for _, r := range p.Ranges {
+		if u >= r.From && u <= r.To {
+			return r.Cheaper == OwnSide
+		}
+	}
+	return false
+}
+
 // breakEvenTolerance is the precision of the bisection on utilization.
 const breakEvenTolerance = 1e-7
+
+// breakEvenCells is the number of equal cells of (0, 1] at whose ends
+// BreakEven compares the two offers before bisecting each change of side.
+const breakEvenCells = 40
 
 // minUtilization stands for "almost idle" in BreakEven (Utilization 0 means
 // "use the demand curve" to Evaluate).
 const minUtilization = 1e-9
 
-// BreakEven finds the utilization at which owning (or committing to) own
-// costs as much as renting rent over the horizon, comparing present values
-// (equal to totals without discounting). The workload runs at its peak GPUs
-// (w.GPUs) for a fraction u of every day and is idle the rest; a finite job is
-// treated the same way, as standing capacity for w.GPUs. Its requirements,
-// data and setup apply as in Evaluate. The horizon is a.Horizon, or the
-// workload's.
+// BreakEven compares owning (or committing to) own with renting rent over
+// the horizon at every utilization, comparing present values (equal to
+// totals without discounting), and returns every utilization at which the
+// cheaper side changes and the ranges where each side wins. The workload
+// runs at its peak GPUs (w.GPUs) for a fraction u of every day and is idle
+// the rest; a finite job is treated the same way, as standing capacity for
+// w.GPUs. Its requirements, data and setup apply as in Evaluate. The horizon
+// is a.Horizon, or the workload's.
 //
-// Rent's cost grows with u (billed time) while own's is mostly fixed, so the
-// difference is found by bisection to within 1e-7; BreakEven reports
-// OwnAlwaysCheaper or RentAlwaysCheaper when there is no crossing in (0, 1].
+// Renting usually costs more with use and owning is mostly fixed, giving one
+// crossing (Crossover), but not always: owning's power bill rises with use
+// while a reservation's does not, so owning can be the cheaper side only
+// below a utilization (OwnCheaperBelow). BreakEven compares the two at the
+// ends of 40 equal cells of (0, 1] and bisects every cell whose ends
+// disagree to within 1e-7, so two crossings closer together than 1/40 of
+// utilization — a near-tie over a stretch, within a billing step — can go
+// unseen; both costs are close to linear in u, which makes that rare.
 //
 // The same call finds the month from which owning has cost less cash than
 // renting, at a.Utilization (or 1 when unset). Offers that state different
@@ -104,48 +188,78 @@ func BreakEven(w workload.Workload, rent, own provider.Offer, a Assumptions) (Br
 		o, err = Evaluate(sw, own, au)
 		return r, o, err
 	}
-	// diff returns the sign of own − rent at u.
-	diff := func(u float64) (int, Report, Report, error) {
+	// cheaper returns the cheaper side at u (renting on a tie).
+	cheaper := func(u float64) (Side, Report, Report, error) {
 		r, o, err := costs(u)
 		if err != nil {
 			return 0, r, o, err
 		}
-		return o.PresentValue.Cmp(r.PresentValue), r, o, nil
+		if o.PresentValue.LessThan(r.PresentValue) {
+			return OwnSide, r, o, nil
+		}
+		return RentSide, r, o, nil
+	}
+
+	us := make([]float64, breakEvenCells+1)
+	sides := make([]Side, len(us))
+	var rlo, olo, rhi, ohi Report
+	for i := range us {
+		us[i] = max(minUtilization, float64(i)/breakEvenCells)
+		s, r, o, err := cheaper(us[i])
+		if err != nil {
+			return BreakEvenPoint{}, err
+		}
+		sides[i] = s
+		switch i {
+		case 0:
+			rlo, olo = r, o
+		case len(us) - 1:
+			rhi, ohi = r, o
+		}
 	}
 	var res BreakEvenPoint
-	lo, hi := minUtilization, 1.0
-	dlo, rlo, olo, err := diff(lo)
-	if err != nil {
-		return BreakEvenPoint{}, err
-	}
-	dhi, rhi, ohi, err := diff(hi)
-	if err != nil {
-		return BreakEvenPoint{}, err
-	}
-	switch {
-	case dlo <= 0:
-		res = BreakEvenPoint{Outcome: OwnAlwaysCheaper, Utilization: 0, Rent: rlo.PresentValue, Own: olo.PresentValue}
-	case dhi > 0:
-		res = BreakEvenPoint{Outcome: RentAlwaysCheaper, Utilization: 1, Rent: rhi.PresentValue, Own: ohi.PresentValue}
-	default:
+	from := 0.0
+	for i := 1; i < len(us); i++ {
+		if sides[i] == sides[i-1] {
+			continue
+		}
+		lo, hi := us[i-1], us[i]
 		for hi-lo > breakEvenTolerance {
 			mid := (lo + hi) / 2
-			d, _, _, err := diff(mid)
+			s, _, _, err := cheaper(mid)
 			if err != nil {
 				return BreakEvenPoint{}, err
 			}
-			if d > 0 {
+			if s == sides[i-1] {
 				lo = mid
 			} else {
 				hi = mid
 			}
 		}
 		u := (lo + hi) / 2
-		_, r, o, err := diff(u)
+		r, o, err := costs(u)
 		if err != nil {
 			return BreakEvenPoint{}, err
 		}
-		res = BreakEvenPoint{Outcome: Crossover, Utilization: u, Rent: r.PresentValue, Own: o.PresentValue}
+		res.Crossings = append(res.Crossings, Crossing{Utilization: u, Below: sides[i-1], Above: sides[i],
+			Rent: r.PresentValue, Own: o.PresentValue})
+		res.Ranges = append(res.Ranges, UtilizationRange{From: from, To: u, Cheaper: sides[i-1]})
+		from = u
+	}
+	res.Ranges = append(res.Ranges, UtilizationRange{From: from, To: 1, Cheaper: sides[len(sides)-1]})
+	switch c := res.Crossings; {
+	case len(c) == 0 && sides[0] == OwnSide:
+		res.Outcome, res.Utilization, res.Rent, res.Own = OwnAlwaysCheaper, 0, rlo.PresentValue, olo.PresentValue
+	case len(c) == 0:
+		res.Outcome, res.Utilization, res.Rent, res.Own = RentAlwaysCheaper, 1, rhi.PresentValue, ohi.PresentValue
+	default:
+		res.Outcome = Mixed
+		if len(c) == 1 && c[0].Below == RentSide {
+			res.Outcome = Crossover
+		} else if len(c) == 1 {
+			res.Outcome = OwnCheaperBelow
+		}
+		res.Utilization, res.Rent, res.Own = c[0].Utilization, c[0].Rent, c[0].Own
 	}
 
 	res.MonthUtilization = a.Utilization

@@ -10,6 +10,7 @@ import (
 	"github.com/gputco/gputco/tco"
 	"github.com/gputco/gputco/workload"
 	"github.com/shopspring/decimal"
+	"pgregory.net/rapid"
 )
 
 var h100 = provider.GPU{Model: "H100 SXM", MemoryGiB: 80, BF16TFLOPS: 989, TDPWatts: 700}
@@ -117,3 +118,126 @@ func TestBreakEvenCurrencies(t *testing.T) {
 		})
 	}
 }
+
+// TestBreakEvenOwnCheaperBelow: owning's power bill rises with use while a
+// reservation's bill does not, so owning can be cheaper only below a
+// utilization. With every hidden cost excluded the crossing has a closed
+// form: own(u) = F + E·u (purchase, colocation and maintenance fixed, energy
+// E at full use) against rent R, so u* = (R − F)/E. The reservation is priced
+// so that u* = 0.7.
+func TestBreakEvenOwnCheaperBelow(t *testing.T) {
+	const years = 3
+	hours := 8760.0 * years
+	fixed := 300000 + 10.2*184.06*12*years + 30000*years
+	energy := 7.65 * 1.25 * 0.0826 * hours
+	rentTotal := fixed + energy*0.7
+	rate := decimal.NewFromFloat(rentTotal / hours).Round(6)
+	rent := node8("reserved-3y", provider.Reserved{Term: years * provider.Year, RecurringPerHour: rate})
+	own := node8("own", refServer(years))
+	a := tco.Assumptions{Horizon: years * provider.Year, Exclude: propHidden}
+	got, err := tco.BreakEven(node8Service(), rent, own, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := rate.Float64()
+	want := (r*hours - fixed) / energy
+	if got.Outcome != tco.OwnCheaperBelow || math.Abs(got.Utilization-want) > 1e-6 {
+		t.Fatalf("BreakEven = %v at u = %.7f, want own cheaper below %.7f", got.Outcome, got.Utilization, want)
+	}
+	wantRanges := []tco.UtilizationRange{{From: 0, To: got.Utilization, Cheaper: tco.OwnSide}, {From: got.Utilization, To: 1, Cheaper: tco.RentSide}}
+	if len(got.Ranges) != 2 || got.Ranges[0] != wantRanges[0] || got.Ranges[1] != wantRanges[1] {
+		t.Errorf("ranges = %+v, want %+v", got.Ranges, wantRanges)
+	}
+	if !got.OwnCheaperAt(0.5) || got.OwnCheaperAt(0.95) {
+		t.Errorf("OwnCheaperAt(0.5) = %v, OwnCheaperAt(0.95) = %v; want true, false", got.OwnCheaperAt(0.5), got.OwnCheaperAt(0.95))
+	}
+}
+
+// TestBreakEvenDefaultReservations: the default 8×H100 server against every
+// reservation of the default catalog over 3 years, every hidden cost
+// included. Owning's running cost rises with use and a reservation's does
+// not, so the verdict once read "own always cheaper" from the lowest
+// utilization alone although owning lost at full use (525,094 against
+// 523,122 for the 3-year reservation). Whatever the catalog's figures, the
+// ranges must agree with the present values at every utilization probed.
+func TestBreakEvenDefaultReservations(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, _ := cat.Offers.Find("self-8x-h100-server")
+	w := node8Service()
+	w.Interruption.RestartTime = 10 * time.Minute
+	a := tco.Assumptions{Horizon: 3 * provider.Year}
+	for _, rent := range cat.Offers.GPU(own.GPU.Model).Mode("reserved") {
+		got, err := tco.BreakEven(w, rent, own, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		probes := []float64{0.01, 0.25, 0.5, 0.75, 1}
+		for _, c := range got.Crossings {
+			probes = append(probes, c.Utilization-0.01, c.Utilization+0.01)
+		}
+		for _, u := range probes {
+			if u <= 0 || u > 1 {
+				continue
+			}
+			r, o := propPV(t, w, rent, own, a, u)
+			if got.OwnCheaperAt(u) != (o < r) {
+				t.Errorf("%s at u = %.4f: own %.0f, rent %.0f, but OwnCheaperAt = %v (%v, ranges %+v)",
+					rent.ID, u, o, r, got.OwnCheaperAt(u), got.Outcome, got.Ranges)
+			}
+		}
+	}
+}
+
+// propBreakEvenRanges checks that the verdict of BreakEven agrees with the
+// two present values at any utilization: Ranges cover [0, 1], alternate
+// sides, end at the crossings, and at a random u the range holding u names
+// the side with the lower present value — unless u is within the
+// bisection's tolerance of a crossing, or the two values are within one
+// billing step of each other (per-second billing makes rent a step
+// function of u). The rent side is metered, pro rata or a reservation; the
+// own side an owned server or a reservation, so that every outcome occurs.
+func propBreakEvenRanges(t *rapid.T) {
+	w := node8Service()
+	var rent provider.Offer
+	if rapid.Bool().Draw(t, "rent a reservation") {
+		eff := propCents(t, 0, 8*1200, "rented reservation rate per node-hour (cents)")
+		rent = node8("rent", propReserved(t, eff))
+	} else {
+		rent = propRentGen.Draw(t, "rent offer")
+	}
+	own := propOwnGen.Draw(t, "own offer")
+	a := tco.Assumptions{Horizon: provider.Year,
+		DiscountRatePerYear: rapid.Float64Range(0, 0.12).Draw(t, "discount rate per year")}
+	p, err := tco.BreakEven(w, rent, own, a)
+	if err != nil {
+		t.Fatalf("BreakEven: %v", err)
+	}
+	if n := len(p.Ranges); n != len(p.Crossings)+1 || p.Ranges[0].From != 0 || p.Ranges[n-1].To != 1 {
+		t.Fatalf("ranges %+v do not cover [0, 1] around crossings %+v", p.Ranges, p.Crossings)
+	}
+	for i, c := range p.Crossings {
+		lo, hi := p.Ranges[i], p.Ranges[i+1]
+		if lo.To != c.Utilization || hi.From != c.Utilization || lo.Cheaper != c.Below || hi.Cheaper != c.Above || c.Below == c.Above {
+			t.Fatalf("crossing %+v does not separate ranges %+v and %+v", c, lo, hi)
+		}
+	}
+	u := rapid.Float64Range(1e-6, 1).Draw(t, "utilization")
+	for _, c := range p.Crossings {
+		if math.Abs(u-c.Utilization) <= 2*1e-7 {
+			return
+		}
+	}
+	r, o := propPV(t, w, rent, own, a, u)
+	if math.Abs(o-r) <= propBillingStep(rent, a.Horizon)+1e-6 {
+		return
+	}
+	if p.OwnCheaperAt(u) != (o < r) {
+		t.Errorf("at u = %g own %g, rent %g, but OwnCheaperAt = %v (ranges %+v)", u, o, r, p.OwnCheaperAt(u), p.Ranges)
+	}
+}
+
+func TestBreakEvenRangesProperty(t *testing.T) { rapid.Check(t, propBreakEvenRanges) }
+func FuzzBreakEvenRanges(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propBreakEvenRanges)) }

@@ -13,7 +13,9 @@ import (
 // each a *CompatibilityError whose Check says which question failed:
 //   - requirements (ErrIncompatible): an acceptable GPU model, enough GPU
 //     memory, for a gang that spans nodes an interconnect at least as good as
-//     required (unless the workload accepts a slower one), isolation at least
+//     required (unless the workload accepts a slower one) and, for a finite
+//     job's gang, a fabric at all unless its GPUs are Independent, one node
+//     when it asks for a SingleNode, NVLink when it asks for it; isolation at least
 //     the minimum, an allowed jurisdiction, and no spot for work that
 //     tolerates no interruption;
 //   - fit (ErrDoesNotFit): the nodes the gang — or a service's peak — needs
@@ -42,6 +44,18 @@ func Compatible(w workload.Workload, o provider.Offer) error {
 		fail(CheckRequirements, "gang of %d nodes needs %s at %g Gbps, offer has %s at %g Gbps",
 			nodes, r.Interconnect.Fabric, r.Interconnect.Gbps, o.Interconnect.Fabric, o.Interconnect.GbpsPerNode)
 	}
+	if !w.IsService() {
+		ic := r.Interconnect
+		switch {
+		case nodes > 1 && ic.SingleNode:
+			fail(CheckRequirements, "gang of %d GPUs must run in one node, offer has %d GPUs per node", w.GPUs, o.GPUsPerNode)
+		case nodes > 1 && o.Interconnect.Fabric == provider.NoFabric && !ic.Independent:
+			fail(CheckRequirements, "gang of %d GPUs spans %d nodes with no fabric between them (set Independent if its GPUs do not talk)", w.GPUs, nodes)
+		}
+		if ic.NVLink && w.GPUs > 1 && !o.Interconnect.NVLink {
+			fail(CheckRequirements, "gang needs NVLink, offer has none")
+		}
+	}
 	if o.Isolation < r.MinIsolation {
 		fail(CheckRequirements, "isolation %s below required %s", o.Isolation, r.MinIsolation)
 	}
@@ -58,6 +72,17 @@ func Compatible(w workload.Workload, o provider.Offer) error {
 		fail(CheckOffered, "fill probability is zero")
 	}
 	return errors.Join(errs...)
+}
+
+// gangOK reports whether a finite job's gang of gpus on nodes of an offer
+// with interconnect oc meets the gang's needs beyond the minimum fabric: a
+// fabric at all across nodes unless Independent, one node if SingleNode,
+// NVLink if asked.
+func gangOK(ic *workload.Interconnect, gpus, nodes int, oc provider.Interconnect) bool {
+	if nodes > 1 && (ic.SingleNode || oc.Fabric == provider.NoFabric && !ic.Independent) {
+		return false
+	}
+	return !ic.NVLink || gpus <= 1 || oc.NVLink
 }
 
 // interconnectOK reports whether the offer's interconnect meets the
@@ -77,6 +102,9 @@ func IsCompatible(w workload.Workload, o provider.Offer) bool {
 	}
 	nodes := o.NodesFor(w.GPUs)
 	if nodes > 1 && !interconnectOK(r.Interconnect, o.Interconnect) && r.Interconnect.BelowFabric != workload.Slower {
+		return false
+	}
+	if !w.IsService() && !gangOK(&r.Interconnect, w.GPUs, nodes, o.Interconnect) {
 		return false
 	}
 	if o.Isolation < r.MinIsolation || !r.AllowsJurisdiction(o.Jurisdiction) {

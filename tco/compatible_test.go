@@ -224,6 +224,39 @@ func TestCheckString(t *testing.T) {
 	}
 }
 
+// TestKnownGPUsPriceable: one GPU table serves provider and workload, so
+// every GPU of the default catalog and every accelerator the importers
+// know has a default speed factor; a workload without a model list of its
+// own can run on all of them. Before the table was shared, the default
+// catalog's A100 40GB offers and 11 of the 17 known accelerator names were
+// refused for every default workload.
+func TestKnownGPUsPriceable(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := cat.UnknownGPUs(); len(u) != 0 {
+		t.Errorf("default catalog has GPU models the table does not know: %v", u)
+	}
+	var r workload.Requirements
+	for _, o := range cat.Offers {
+		if _, ok := r.SpeedFactor(o.GPU.Model); !ok {
+			t.Errorf("offer %s: GPU %q has no default speed factor", o.ID, o.GPU.Model)
+		}
+	}
+	for name, g := range provider.KnownAccelerators() {
+		if _, ok := r.SpeedFactor(g.Model); !ok {
+			t.Errorf("accelerator %s (%s) has no default speed factor", name, g.Model)
+		}
+		if workload.DefaultSpeedBasis(g.Model) == "" {
+			t.Errorf("accelerator %s (%s): default speed factor without a basis", name, g.Model)
+		}
+	}
+	if len(workload.DefaultSpeedFactors()) != len(provider.KnownGPUs()) {
+		t.Errorf("%d default speed factors for %d known GPUs", len(workload.DefaultSpeedFactors()), len(provider.KnownGPUs()))
+	}
+}
+
 // TestVocabularyEveryValue walks every fabric and isolation level on both
 // sides: the provider's and the workload's names are one type with one set of
 // names, and an offer meets a requirement exactly when its value is at least
@@ -243,7 +276,8 @@ func TestVocabularyEveryValue(t *testing.T) {
 			w.Requirements.Interconnect = workload.Interconnect{Fabric: need}
 			o := compatOffer()
 			o.Interconnect = provider.Interconnect{Fabric: have, GbpsPerNode: 3200}
-			if got, want := tco.Compatible(w, o) == nil, have >= need; got != want {
+			// The 16-GPU gang spans two nodes: it needs some fabric.
+			if got, want := tco.Compatible(w, o) == nil, have >= need && have != provider.NoFabric; got != want {
 				t.Errorf("offer fabric %s, required %s: compatible %v, want %v", have, need, got, want)
 			}
 		}
@@ -268,5 +302,63 @@ func TestVocabularyEveryValue(t *testing.T) {
 	}
 	if _, err := workload.ParseFabric("bare-metal"); !errors.Is(err, workload.ErrUnknownName) || !errors.Is(err, provider.ErrUnknownName) {
 		t.Errorf("an unknown name wraps both packages' ErrUnknownName: %v", err)
+	}
+}
+
+// TestGangNeedsANetwork: a finite job's gang that spans nodes needs a fabric
+// between them unless its GPUs are independent; a gang can ask for one node
+// or for NVLink. Before, the zero requirement let an 8-GPU training gang run
+// as eight 1-GPU pods with no fabric at full efficiency, the cheapest rows
+// of a ranking. A service's peak GPUs are replicas and need none of this.
+func TestGangNeedsANetwork(t *testing.T) {
+	pods := compatOffer()
+	pods.GPUsPerNode = 1
+	pods.Interconnect = provider.Interconnect{Fabric: provider.NoFabric}
+	node := compatOffer() // 8 GPUs per node, InfiniBand, NVLink
+	tests := []struct {
+		name   string
+		offer  provider.Offer
+		gpus   int
+		ic     workload.Interconnect
+		ok     bool
+		reason string
+	}{
+		{"pods, no fabric", pods, 8, workload.Interconnect{}, false, "eight 1-GPU pods cannot train one model"},
+		{"pods, independent", pods, 8, workload.Interconnect{Independent: true}, true, "independent shards need no fabric"},
+		{"one pod", pods, 1, workload.Interconnect{}, true, "one GPU spans no nodes"},
+		{"single node fits", node, 8, workload.Interconnect{SingleNode: true}, true, "8 GPUs in one 8-GPU node"},
+		{"single node too big", node, 16, workload.Interconnect{SingleNode: true}, false, "16 GPUs need two nodes"},
+		{"NVLink there", node, 8, workload.Interconnect{NVLink: true}, true, "the node has NVLink"},
+		{"NVLink missing", pods, 1, workload.Interconnect{NVLink: true}, true, "one GPU needs no NVLink"},
+	}
+	noNVLink := node
+	noNVLink.Interconnect.NVLink = false
+	tests = append(tests, struct {
+		name   string
+		offer  provider.Offer
+		gpus   int
+		ic     workload.Interconnect
+		ok     bool
+		reason string
+	}{"NVLink absent", noNVLink, 8, workload.Interconnect{NVLink: true}, false, "the gang asked for NVLink"})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := compatJob()
+			w.GPUs = tt.gpus
+			w.Requirements.Interconnect = tt.ic
+			err := tco.Compatible(w, tt.offer)
+			if (err == nil) != tt.ok || tco.IsCompatible(w, tt.offer) != tt.ok {
+				t.Errorf("Compatible = %v, IsCompatible = %v; want ok %v (%s)", err, tco.IsCompatible(w, tt.offer), tt.ok, tt.reason)
+			}
+			if err != nil && !errors.Is(err, tco.ErrIncompatible) {
+				t.Errorf("error %v does not wrap ErrIncompatible", err)
+			}
+		})
+	}
+	svc := compatJob()
+	svc.WorkGPUHours, svc.Demand, svc.Horizon = 0, workload.Constant{Value: 1}, provider.Year
+	svc.Requirements.Interconnect = workload.Interconnect{}
+	if err := tco.Compatible(svc, pods); err != nil {
+		t.Errorf("a service's replicas on pods without a fabric: %v, want compatible", err)
 	}
 }

@@ -13,7 +13,28 @@
 // so that the lines add up exactly to the total and each hidden cost can be
 // switched off on its own (Assumptions.Exclude).
 //
-// BreakEven finds the utilization at which owning costs as much as renting;
+// One cost model serves one workload and many. Prepare validates a workload
+// under assumptions and samples a service's demand curve once, with
+// workload.Discretize — the slices a placement solver sees — so that
+// Prepared.Evaluate prices any number of offers quickly and Evaluate(w, o, a)
+// is Prepare followed by Evaluate. Prepared.Terms splits the same bill into
+// the linear cost terms a solver needs (Terms: fixed per node held over the
+// horizon, variable per node-hour of use, one-off per placement, once per
+// offer), which at the workload's own use give Evaluate's total. Every report
+// line and every term says whether it belongs to the offer (shared by all
+// workloads on that capacity) or to the workload (Owner). Rank prices a
+// workload on a list of offers and returns the compatible ones cheapest
+// first, and every other one with the error that excluded it; IsCompatible
+// answers Compatible's questions without allocating.
+//
+// Pricing modes are known only through the provider package's interfaces
+// (provider.Metering for pay-as-you-go billing, provider.Interruptible for
+// spot-like capacity, provider.Linear for the terms, provider.Wrapper for
+// credits, ...), so a mode defined downstream is priced like a built-in one
+// with the same behaviour.
+//
+// BreakEven finds every utilization at which owning and renting cost the same
+// and the ranges where each is cheaper;
 // Sensitivity varies one input; Simulate draws preemptions, failures and
 // stock-outs at random to give the distribution around Evaluate's expectation;
 // SimulatePolicy replays a spot-availability trace under a deadline policy
@@ -22,4 +43,25 @@
 // Money is decimal.Decimal; times are time.Duration; quantities are float64.
 // No input panics the package; every function is pure and safe for concurrent
 // use.
+//
+// # Limits
+//
+// Every input is bounded so that no request can take unbounded work or
+// memory and no figure is silently cut; each limit is checked once, with an
+// error naming it:
+//   - the charges and rates a pricing returns (a custom one included) have
+//     decimal exponents within ±provider.MaxChargeExponent
+//     (provider.CheckCharges);
+//   - a job's preemptions must leave runs of at least 1 ns: a spot
+//     interruption rate so high that they would not is refused (ErrInfeasible)
+//     rather than priced as free;
+//   - [MaxHorizon] bounds the horizon costed (100 years), the workload's or
+//     the assumptions'; a job's setup and expected wall time may not hold
+//     capacity beyond it either, and a service's runs, stretched by
+//     restarts, up to about 146 years;
+//   - [MaxTrials] bounds Simulate's trials (2²⁰), and its memory is that of
+//     [QuantileSample] trials (2¹⁶) however many run: beyond that many, its
+//     quantiles are those of a uniform sample of the trials; a simulation
+//     that would draw more than 5·10⁷ random events is refused
+//     (ErrTooManyEvents).
 package tco

@@ -20,7 +20,8 @@ import (
 // checkpoint/restart model (checkpointed work, at the workload's fixed
 // interval or Daly's optimum), by restarts only (stateless work), or by
 // restarts from scratch (work that tolerates no interruption). A service holds
-// the nodes its demand curve needs in every sampled slice: pay-as-you-go
+// the nodes its demand curve needs in every slice (the peak of each slice of
+// workload.Discretize, sampled once by Prepare at Assumptions.Step): pay-as-you-go
 // offers bill the runs of each node, committed and owned offers bill the
 // nodes that cover the peak, and owned servers burn power by utilization.
 //
@@ -110,7 +111,9 @@ func (m *model) price() error {
 		}
 		last = cs
 	}
-	lines = m.withCredits(lines)
+	if lines, err = m.withCredits(lines); err != nil {
+		return err
+	}
 	lines, err = m.otherLines(lines, m.holdHours, last, m.rep.StartDelay, m.rep.Finish)
 	if err != nil {
 		return err
@@ -131,6 +134,9 @@ func sameHolding(a, b provider.Usage) bool {
 // credits afterwards, once, to all the pricing's lines.
 func (m *model) charges(u provider.Usage) ([]provider.Charge, error) {
 	cs, err := m.pr.base.Charges(u)
+	if err == nil {
+		err = provider.CheckCharges(cs) // a custom pricing's amounts are bounded as inputs are
+	}
 	if err != nil || len(m.a.Exclude) == 0 {
 		return cs, err
 	}
@@ -144,10 +150,11 @@ func (m *model) charges(u provider.Usage) ([]provider.Charge, error) {
 }
 
 // withCredits applies the offer's wrappers (credits), innermost first, to
-// the pricing's lines; the lines they add belong to the offer.
-func (m *model) withCredits(lines []Line) []Line {
+// the pricing's lines; the lines they add belong to the offer. What a
+// wrapper returns is bounded as a pricing's charges are.
+func (m *model) withCredits(lines []Line) ([]Line, error) {
 	if len(m.pr.wrappers) == 0 {
-		return lines
+		return lines, nil
 	}
 	cs := make([]provider.Charge, len(lines))
 	for i, l := range lines {
@@ -155,6 +162,9 @@ func (m *model) withCredits(lines []Line) []Line {
 	}
 	for i := len(m.pr.wrappers) - 1; i >= 0; i-- {
 		cs = m.pr.wrappers[i].Apply(cs)
+		if err := provider.CheckCharges(cs); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]Line, len(cs))
 	for i, c := range cs {
@@ -163,7 +173,7 @@ func (m *model) withCredits(lines []Line) []Line {
 			out[i].Owner = lines[i].Owner
 		}
 	}
-	return out
+	return out, nil
 }
 
 // otherLines appends the lines priced from the hidden-cost profile rather
@@ -175,32 +185,43 @@ func (m *model) withCredits(lines []Line) []Line {
 func (m *model) otherLines(lines []Line, holdHours float64, last []provider.Charge, startDelay, finish time.Duration) ([]Line, error) {
 	o, w, a := m.o, m.w, m.a
 	var q quantities
-	months, years := m.p.monthsAndYears(&q, holdHours)
 	h := o.Hidden
 	c := &m.p.qty
+	var months, years decimal.Decimal // of holdHours, when needed
+	converted := false
+	inMonths := func() decimal.Decimal {
+		if !converted {
+			months, years = m.p.monthsAndYears(&q, holdHours)
+			converted = true
+		}
+		return months
+	}
 	add := func(c provider.Category, label string, amount decimal.Decimal, t provider.Timing, owner Owner) {
-		if a.includes(c) && !amount.IsZero() {
+		if !amount.IsZero() {
 			lines = append(lines, Line{Charge: provider.Charge{Category: c, Label: label, Amount: amount, Timing: t}, Owner: owner})
 		}
 	}
-	if m.setupHours > 0 {
+	// priced says whether a line of category c at a price is priced at all.
+	priced := func(c provider.Category, price decimal.Decimal) bool { return !price.IsZero() && a.includes(c) }
+	if m.setupHours > 0 && a.includes(provider.Setup) {
 		add(provider.Setup, "engineer time", q.dec("setup hours", m.setupHours).Mul(a.engineerRate()), provider.Upfront, OwnerWorkload)
 	}
-	if m.moves() {
+	if m.moves() && a.includes(provider.DataTransfer) {
 		add(provider.DataTransfer, "dataset transfer in", c.datasetGB.Mul(a.sourceEgress().Add(h.IngressPerGB)), provider.Upfront, OwnerWorkload)
 	}
-	if w.Data.EgressGBPerMonth > 0 {
-		add(provider.DataTransfer, "monthly egress", c.egressGB.Mul(h.EgressPerGB).Mul(months), provider.Spread, OwnerWorkload)
+	if w.Data.EgressGBPerMonth > 0 && priced(provider.DataTransfer, h.EgressPerGB) {
+		add(provider.DataTransfer, "monthly egress", c.egressGB.Mul(h.EgressPerGB).Mul(inMonths()), provider.Spread, OwnerWorkload)
 	}
 	stored := w.Data.DatasetGB + w.Data.CheckpointGB
 	storedGB := c.storedGB
-	if stored > 0 {
-		add(provider.Storage, "dataset and checkpoint storage", storedGB.Mul(h.StoragePerGBMonth).Mul(months), provider.Spread, OwnerWorkload)
+	if stored > 0 && priced(provider.Storage, h.StoragePerGBMonth) {
+		add(provider.Storage, "dataset and checkpoint storage", storedGB.Mul(h.StoragePerGBMonth).Mul(inMonths()), provider.Spread, OwnerWorkload)
 	}
-	if h.StaffFTE > 0 {
+	if h.StaffFTE > 0 && priced(provider.Staff, h.StaffCostPerYear) {
+		inMonths()
 		add(provider.Staff, "operations staff", q.dec("staff FTE", h.StaffFTE).Mul(h.StaffCostPerYear).Mul(years), provider.Spread, OwnerOffer)
 	}
-	if h.PlatformFeeFraction > 0 {
+	if h.PlatformFeeFraction > 0 && a.includes(provider.Fees) {
 		feeBase := decimal.Zero
 		for _, c := range last {
 			if c.Category == provider.Compute || c.Category == provider.Commitment {
@@ -213,10 +234,10 @@ func (m *model) otherLines(lines []Line, holdHours float64, last []provider.Char
 		}
 		add(provider.Fees, "platform fee", feeBase.Mul(q.dec("platform fee fraction", h.PlatformFeeFraction)), provider.Spread, owner)
 	}
-	if stored > 0 {
+	if stored > 0 && priced(provider.Exit, h.EgressPerGB) {
 		add(provider.Exit, "moving data out at the end", storedGB.Mul(h.EgressPerGB), provider.AtEnd, OwnerWorkload)
 	}
-	if !w.CostOfDelayPerDay.IsZero() {
+	if priced(provider.Delay, w.CostOfDelayPerDay) {
 		late := startDelay
 		if w.Deadline > 0 && !w.IsService() {
 			late = max(0, finish-w.Deadline)

@@ -35,10 +35,10 @@ func ExampleRank() {
 	fmt.Printf("%d ranked, %d excluded: %d by requirements, %d by fit\n", len(ranking.Reports), len(ranking.Excluded),
 		checks[tco.CheckRequirements], checks[tco.CheckFit])
 	// Output:
-	// aws-p5-h100-spot                  536172.56
-	// aws-p5en-h200-spot                882218.88
-	// lambda-a100-80gb-8x-ondemand      981836.67
-	// 21 ranked, 17 excluded: 10 by requirements, 7 by fit
+	// aws-p4d-a100-40gb-spot            242586.61
+	// aws-p5-h100-spot                  536170.23
+	// aws-p5en-h200-spot                882213.04
+	// 23 ranked, 15 excluded: 8 by requirements, 7 by fit
 }
 
 // ExamplePrepared_Terms prepares the chat service once and splits its cost
@@ -74,10 +74,10 @@ func ExamplePrepared_Terms() {
 			int(t.Own.Nodes), t.Own.NodeHours, cost.StringFixed(2), report.Total.StringFixed(2))
 	}
 	// Output:
-	// self-8x-h100-server: committed true, fixed 152528.94 per node, variable 0.73 per node-hour, one-off 13072.00
-	//   own use 8 nodes, 45747 node-hours: 1277765.69 = Evaluate 1277765.69
+	// self-8x-h100-server: committed true, fixed 135208.94 per node, variable 0.73 per node-hour, one-off 13072.00
+	//   own use 8 nodes, 45747 node-hours: 1150585.69 = Evaluate 1150585.69
 	// aws-p5-h100-reserved-1y: committed true, fixed 284468.74 per node, variable 0.00 per node-hour, one-off 7854.90
 	//   own use 8 nodes, 45747 node-hours: 2283604.79 = Evaluate 2283604.79
 	// aws-p5-h100-ondemand: committed false, fixed 0.00 per node, variable 55.05 per node-hour, one-off 18422.58
-	//   own use 0 nodes, 45747 node-hours: 2536752.32 = Evaluate 2536752.32
+	//   own use 0 nodes, 45747 node-hours: 2536736.29 = Evaluate 2536736.29
 }

@@ -101,19 +101,41 @@ func (p *Prepared) newModel(o provider.Offer, validated bool) (*model, error) {
 }
 
 // jobUsage is the usage of a finite job that holds its gang for wall hours
-// with the given expected preemptions and setup hours.
+// with the given expected preemptions and setup hours. The gang is held from
+// setup into its first run without a break, so setup and that run are one
+// run, billed once: on a weekly increment, 4 hours of setup and a 63-hour job
+// are one week, not two.
 func (m *model) jobUsage(wall, preemptions, setup float64) provider.Usage {
 	hold := max(m.fixedHours, setup+wall)
 	count := 1 + int(math.Round(preemptions))
-	runs := []provider.Run{{Length: hoursToDuration(wall / float64(count)), Count: count, Nodes: m.nodes}}
+	each := wall / float64(count)
+	runs := []provider.Run{{Length: hoursToDuration(each), Count: count, Nodes: m.nodes}}
 	if setup > 0 {
-		runs = append(runs, provider.Run{Length: hoursToDuration(setup), Count: 1, Nodes: m.nodes})
+		first := provider.Run{Length: hoursToDuration(setup + each), Count: 1, Nodes: m.nodes}
+		if count == 1 {
+			runs = []provider.Run{first}
+		} else {
+			runs = []provider.Run{first, {Length: hoursToDuration(each), Count: count - 1, Nodes: m.nodes}}
+		}
 	}
 	busy := 0.0
 	if hold > 0 {
 		busy = min(1, wall/hold)
 	}
 	return provider.Usage{Horizon: hoursToDuration(hold), Nodes: m.nodes, Runs: runs, BusyFraction: busy}
+}
+
+// checkRuns reports expected (or drawn) preemptions that would split wall
+// hours of a job into runs shorter than a nanosecond, or into more runs than
+// an int counts: such runs cannot be represented, and rounding them to zero
+// length would price the preemptions, and the work, as free.
+func checkRuns(wall, preemptions float64) error {
+	count := 1 + math.Round(preemptions)
+	if count > 1 && !(count <= math.MaxInt64/2 && wall*float64(time.Hour)/count >= 1) {
+		return fmt.Errorf("tco: %g preemptions in %v of work: runs shorter than 1 ns cannot be represented: %w",
+			preemptions, hoursToDuration(wall), ErrInfeasible)
+	}
+	return nil
 }
 
 // serviceUsage is the usage of a service running runs, plus setup hours on
@@ -176,12 +198,18 @@ func (m *model) job(speed float64) error {
 	}
 	if isSpot && wm.spotRate > 0 {
 		r, err := wm.expect(base, true, false)
+		if err == nil {
+			err = checkRuns(r.wall, r.preemptions)
+		}
 		if err != nil {
 			return err
 		}
 		add(provider.Preemption, "spot preemptions, checkpoints and restarts", r)
 	}
 	r, err := wm.expect(base, isSpot && a.includes(provider.Preemption), true)
+	if err == nil {
+		err = checkRuns(r.wall, r.preemptions)
+	}
 	if err != nil {
 		return err
 	}
@@ -201,6 +229,10 @@ func (m *model) job(speed float64) error {
 		m.heldSetup = m.setupHours
 		m.stages = append(m.stages, stage{category: provider.Setup, label: "GPU time held during setup",
 			usage: m.jobUsage(cur.wall, cur.preemptions, m.heldSetup)})
+	}
+	if held := m.heldSetup + cur.wall; held > MaxHorizon.Hours() {
+		return fmt.Errorf("tco: workload %q on %q: capacity held %.0f h (setup and expected wall time) beyond MaxHorizon = %v: %w",
+			w.Name, o.ID, held, MaxHorizon, ErrInfeasible)
 	}
 	final := m.stages[len(m.stages)-1].usage
 	m.holdHours = final.Horizon.Hours()
@@ -257,15 +289,17 @@ func (m *model) service() error {
 	restart := w.Interruption.RestartTime.Hours()
 	m.svcRuns, m.svcNodeHours = runs, nodeHours
 	// Each preemption or failure costs a restart (and recovery) on a
-	// replacement node: run lengths stretch by e^{rate·R}, the factor of the
-	// stateless model.
+	// replacement node: the node-hours grow by the factor e^{rate·R} of the
+	// stateless model, and the extra time is billed as runs of its own.
 	stretchBy := func(what string, rate, r float64) (float64, error) {
 		x := rate * r
 		longest := 0.0
 		for _, run := range runs {
 			longest = max(longest, run.Length.Hours())
 		}
-		if x > maxExponent || longest*math.Exp(x)*float64(time.Hour) >= float64(maxTime/2) {
+		// A run stretched beyond maxTime would be cut; up to MaxHorizon
+		// that takes restarts adding 46 % to every run.
+		if x > maxExponent || longest*math.Exp(x)*float64(time.Hour) >= float64(maxTime) {
 			return 0, fmt.Errorf("tco: service %q on %q: %s at %g per node-hour with %g h restarts: %w",
 				w.Name, o.ID, what, rate, r, ErrInfeasible)
 		}
@@ -279,7 +313,7 @@ func (m *model) service() error {
 		d.ExpectedPreemptions = nodeHours * rate
 		if f > 1 {
 			m.svcSpot = interruption{rate, restart}
-			runs = stretch(runs, f)
+			runs = withLostTime(runs, runHours(runs)*(f-1), d.ExpectedPreemptions)
 			m.stages = append(m.stages, stage{provider.Preemption, "spot preemptions and restarts", m.serviceUsage(runs, 0)})
 		}
 	}
@@ -292,7 +326,7 @@ func (m *model) service() error {
 		d.ExpectedFailures = runHours(runs) / mtbf
 		if f > 1 {
 			m.svcFail = interruption{1 / mtbf, rec}
-			runs = stretch(runs, f)
+			runs = withLostTime(runs, runHours(runs)*(f-1), d.ExpectedFailures)
 			m.stages = append(m.stages, stage{provider.Recovery, "node failures and recovery", m.serviceUsage(runs, 0)})
 		}
 	}
@@ -339,6 +373,10 @@ func (m *model) timeline() {
 	o, w := m.o, m.w
 	r := &m.rep
 	r.StartDelay = satAdd(o.LeadTime(), m.stockWait())
+	r.Coverage = 1
+	if w.IsService() && r.StartDelay > 0 && r.Horizon > 0 {
+		r.Coverage = max(0, 1-r.StartDelay.Hours()/r.Horizon.Hours())
+	}
 	if m.moves() {
 		gbps := o.Hidden.TransferGbps
 		if gbps == 0 {
@@ -351,6 +389,56 @@ func (m *model) timeline() {
 	}
 	r.Finish = satAdd(r.StartDelay, r.TransferTime, hoursToDuration(m.setupHours), r.WallTime)
 	r.DeadlineMet = w.Deadline == 0 || r.Finish <= w.Deadline
+	if !r.DeadlineMet && !w.IsService() {
+		r.GPUsToMeetDeadline = m.gpusToMeetDeadline()
+	}
+}
+
+// maxGangGrowth bounds the gangs gpusToMeetDeadline tries, in multiples of
+// the nodes held.
+const maxGangGrowth = 64
+
+// gpusToMeetDeadline returns the GPUs of the smallest gang of whole nodes,
+// larger than the one priced, whose expected finish meets the deadline on
+// this offer, or 0. Each gang is priced by the job's wall-time model: the
+// work divided among its GPUs, its interconnect's efficiency, and
+// interruption rates that grow with its nodes.
+func (m *model) gpusToMeetDeadline() int {
+	r, w, o := &m.rep, m.w, m.o
+	fixed := satAdd(r.StartDelay, r.TransferTime, hoursToDuration(m.setupHours))
+	if fixed >= w.Deadline || m.nodes <= 0 {
+		return 0
+	}
+	avail := (w.Deadline - fixed).Hours()
+	speed := r.Derivation.SpeedFactor
+	gpn := o.GPUsPerNode
+	limit := m.nodes * maxGangGrowth
+	if o.Availability.MaxNodes > 0 {
+		limit = min(limit, o.Availability.MaxNodes)
+	}
+	ic := w.Requirements.Interconnect
+	for nodes := m.nodes + 1; nodes <= limit; nodes++ {
+		if !gangOK(&ic, nodes*gpn, nodes, o.Interconnect) {
+			return 0
+		}
+		eff := 1.0
+		if nodes > 1 && !interconnectOK(ic, o.Interconnect) {
+			if ic.BelowFabric != workload.Slower {
+				return 0
+			}
+			if m.a.includes(provider.Inefficiency) {
+				eff = ic.Efficiency
+			}
+		}
+		wm := m.wm
+		wm.spotRate *= float64(nodes) / float64(m.nodes)
+		wm.failRate *= float64(nodes) / float64(m.nodes)
+		res, err := wm.expect(w.WorkGPUHours/(speed*float64(nodes*gpn))/eff, m.spotOn, m.failOn)
+		if err == nil && res.wall <= avail {
+			return nodes * gpn
+		}
+	}
+	return 0
 }
 
 // stockWait is the expected wait for stock, as Evaluate charges it.

@@ -3,6 +3,7 @@ package tco
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -51,7 +52,9 @@ type demand struct {
 	sliceHours float64
 	periods    float64
 	circular   bool
-	// mean is the mean demand, a fraction of the workload's GPUs.
+	// mean is the mean demand over the horizon, a fraction of the
+	// workload's GPUs: workload.Mean's, not the slices' (whose sampling
+	// misses a period shorter than a few steps).
 	mean float64
 	// peaks holds the slices' peaks sorted ascending; riseFrom and riseTo, of
 	// the slices whose peak exceeds the previous slice's, that previous peak
@@ -65,9 +68,17 @@ type demand struct {
 // Prepare validates w and a, and for a service samples its demand curve at
 // the assumptions' step over the curve's period (or the horizon when the
 // curve has no period or a longer one) with workload.Discretize — the slices
-// the placement solver sees. It returns every problem joined, as Evaluate
-// does. It does not modify w or a and keeps copies of them.
-func Prepare(w workload.Workload, a Assumptions) (*Prepared, error) { return prepare(w, a, nil) }
+// the placement solver sees, whose peaks set the capacity held. The mean GPU
+// use priced is workload.Mean over the horizon, whatever the step. It
+// returns every problem joined, as Evaluate does. It does not modify w or a
+// and keeps copies of them (the demand curve is kept as given: curves are
+// immutable values).
+func Prepare(w workload.Workload, a Assumptions) (*Prepared, error) {
+	// Keep copies of what the caller could change afterwards.
+	w.Requirements.Models = maps.Clone(w.Requirements.Models)
+	w.Requirements.Jurisdictions = slices.Clone(w.Requirements.Jurisdictions)
+	return prepare(w, a, nil)
+}
 
 // prepare is Prepare; a non-nil o is validated too, its problems joined
 // between the workload's and the assumptions' as Evaluate reports them.
@@ -79,8 +90,14 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 	if err := errors.Join(w.Validate(), oerr, a.Validate()); err != nil {
 		return nil, err
 	}
+	if a.Horizon == 0 && w.Horizon > MaxHorizon {
+		return nil, fmt.Errorf("tco: workload %q: horizon %v beyond MaxHorizon = %v (100 years): %w",
+			w.Name, w.Horizon, MaxHorizon, ErrInvalidAssumptions)
+	}
 	p := &Prepared{w: w, a: a, ok: true}
-	p.a.Exclude = slices.Clone(a.Exclude)
+	if o == nil {
+		p.a.Exclude = slices.Clone(a.Exclude)
+	}
 	if h := p.fixedHorizon(); h > 0 {
 		p.sched = newSchedule(h, a.DiscountRatePerYear)
 		p.qty.fixedHours = h.Hours()
@@ -115,10 +132,9 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 	}
 	d := &demand{slices: sl, circular: circular, periods: horizon.Hours() / span.Hours(),
 		sliceHours: (span / time.Duration(n)).Hours()}
-	means := make([]float64, n)
 	d.peaks = make([]float64, n)
 	for i, s := range sl {
-		means[i], d.peaks[i] = s.Demand, s.Peak
+		d.peaks[i] = s.Peak
 		prev := -1.0
 		switch {
 		case i > 0:
@@ -131,7 +147,12 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 			d.riseTo = append(d.riseTo, s.Peak)
 		}
 	}
-	d.mean = workload.Profile{Horizon: span, Values: means}.Mean()
+	// The slices carry capacity at the step's resolution; the mean GPU use
+	// is the curve's own, so that a period of a few steps or less (9 min at
+	// 5-min steps) is not priced at the mean of a handful of samples.
+	if d.mean, err = workload.Mean(w.Demand, horizon); err != nil {
+		return nil, fmt.Errorf("tco: service %q: %w", w.Name, err)
+	}
 	slices.Sort(d.peaks)
 	slices.Sort(d.riseFrom)
 	slices.Sort(d.riseTo)
@@ -139,11 +160,24 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 	return p, nil
 }
 
-// Workload returns the prepared workload.
-func (p *Prepared) Workload() workload.Workload { return p.w }
+// Workload returns a copy of the prepared workload (its requirement map and
+// slices are the caller's to modify); the zero Workload for a nil Prepared.
+func (p *Prepared) Workload() workload.Workload {
+	if p == nil {
+		return workload.Workload{}
+	}
+	w := p.w
+	w.Requirements.Models = maps.Clone(w.Requirements.Models)
+	w.Requirements.Jurisdictions = slices.Clone(w.Requirements.Jurisdictions)
+	return w
+}
 
-// Assumptions returns the assumptions the workload was prepared under.
+// Assumptions returns a copy of the assumptions the workload was prepared
+// under; the zero Assumptions for a nil Prepared.
 func (p *Prepared) Assumptions() Assumptions {
+	if p == nil {
+		return Assumptions{}
+	}
 	a := p.a
 	a.Exclude = slices.Clone(a.Exclude)
 	return a

@@ -100,6 +100,19 @@ func TestDownstreamSpotLikeMode(t *testing.T) {
 			if diff := cmp.Diff(rs, rm); diff != "" {
 				t.Errorf("downstream mode priced unlike Spot (-spot +downstream) (%s):\n%s", tc.reason, diff)
 			}
+			// Not Linear, the downstream mode's terms are its bill per
+			// node-hour of use; at the workload's own use they cost the same.
+			tm, err := tco.CostTerms(tc.w, om, tco.Assumptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cost, err := tm.Cost(tm.Own)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cost.Sub(rm.Total).Abs(); d.GreaterThan(decimal.New(1, -9)) || tm.Committed || !tm.Interruptible {
+				t.Errorf("terms of the downstream mode cost %s at own use, Evaluate %s; committed %v, interruptible %v", cost, rm.Total, tm.Committed, tm.Interruptible)
+			}
 		})
 	}
 	strict := evalJob(8, 100)

@@ -173,6 +173,8 @@ func propBreakEvenSides(t *rapid.T) {
 		if r, o := propPV(t, w, rent, own, a, 1); r >= o {
 			t.Errorf("rent always cheaper, but at u = 1 rent %g ≥ own %g", r, o)
 		}
+	case tco.OwnCheaperBelow, tco.Mixed:
+		// Covered by propBreakEvenRanges.
 	default:
 		t.Fatalf("unknown outcome %v", p.Outcome)
 	}

@@ -2,6 +2,7 @@ package tco_test
 
 import (
 	"errors"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -163,6 +164,42 @@ func TestIsCompatibleAllocatesNothing(t *testing.T) {
 	for _, o := range offers {
 		if n := testing.AllocsPerRun(100, func() { tco.IsCompatible(w, o) }); n != 0 {
 			t.Errorf("IsCompatible(%s, %s) allocates %v times", w.Name, o.ID, n)
+		}
+	}
+}
+
+// TestPreparedConcurrent prices one Prepared from several goroutines at once
+// (run with -race): each gets the reports a single goroutine gets.
+func TestPreparedConcurrent(t *testing.T) {
+	offers := defaultOffers(t)
+	p, err := tco.Prepare(workloadtest.ChatInference(), tco.Assumptions{DiscountRatePerYear: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := p.Rank(offers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]tco.Ranking, 4)
+	errs := make([]error, len(got))
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], errs[i] = p.Rank(offers)
+		}()
+	}
+	wg.Wait()
+	for i := range got {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if diff := cmp.Diff(want.Reports, got[i].Reports); diff != "" {
+			t.Errorf("goroutine %d: reports differ (-sequential +concurrent):\n%s", i, diff)
+		}
+		if len(got[i].Excluded) != len(want.Excluded) {
+			t.Errorf("goroutine %d: %d excluded, want %d", i, len(got[i].Excluded), len(want.Excluded))
 		}
 	}
 }

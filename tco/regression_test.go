@@ -197,3 +197,65 @@ func TestExtremeInputsFinish(t *testing.T) {
 		}
 	})
 }
+
+// TestRecoveryOnCoarseBilling: a service's failure and preemption time is
+// billed as the lost and repeated time on a replacement node, not added to
+// every daily run and rounded up with it. A $10/h node busy half of every
+// day for a year (4,380 node-hours) with 0.69 expected failures of 7/6 h
+// (10 min restart, 1 h recovery) loses 0.805 h: $8.05 pro rata, at most one
+// more increment as billed. Stretching all 365 runs once billed $3,650 of
+// recovery hourly and $60.83 per minute; hourly spot preemptions the same.
+func TestRecoveryOnCoarseBilling(t *testing.T) {
+	rate := decimal.NewFromInt(10)
+	for _, tt := range []struct {
+		name      string
+		pricing   provider.Pricing
+		increment float64 // hours
+		category  provider.Category
+		lost      float64 // expected hours lost, to first order
+	}{
+		{"hourly", provider.Hourly(rate), 1, provider.Recovery, 0.69 * 7 / 6},
+		{"per minute", provider.PerMinute(rate), 1.0 / 60, provider.Recovery, 0.69 * 7 / 6},
+		{"hourly spot", provider.Spot{RatePerHour: rate, Increment: time.Hour, InterruptionRatePerHour: 0.69 / 4380},
+			1, provider.Preemption, 0.69 / 6},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := evalOffer("coarse", tt.pricing)
+			o.GPUsPerNode = 1
+			if tt.category == provider.Recovery {
+				o.Hidden.RecoveryTime = time.Hour
+				o.Hidden.NodeMTBF = time.Duration(4380 / 0.69 * float64(time.Hour))
+			}
+			w := evalService(1, workload.Constant{Value: 1}, provider.Year)
+			w.Interruption.RestartTime = 10 * time.Minute
+			r := evaluate(t, w, o, tco.Assumptions{Utilization: 0.5})
+			got, _ := r.Line(tt.category).Float64()
+			lo, hi := 10*tt.lost*0.99, 10*(tt.lost*1.01+tt.increment)
+			if got < lo || got > hi {
+				t.Errorf("%s line = %.2f, want the lost %.3f h at $10/h: between %.2f and %.2f", tt.category, got, tt.lost, lo, hi)
+			}
+			t.Logf("%s line %.2f", tt.category, got)
+		})
+	}
+}
+
+// TestSetupIsOneRunWithTheJob: setup holds the gang right before the job's
+// first run, so both are one run, billed once. On the weekly-billed
+// lambda-1cc-h100-weekly, 4 hours of setup and a 63-hour job once billed two
+// weeks (2,688 GPU-hours, $5,363 of setup GPU time); they fit in one.
+func TestSetupIsOneRunWithTheJob(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := cat.Offers.Find("lambda-1cc-h100-weekly")
+	w := evalJob(8, 8*63)
+	w.Interruption = workload.Interruption{Tolerance: workload.Checkpointed, CheckpointTime: 2 * time.Minute, RestartTime: 5 * time.Minute}
+	r := evaluate(t, w, o, tco.Assumptions{Exclude: []provider.Category{provider.Recovery}})
+	if r.BilledGPUHours != 8*168 {
+		t.Errorf("billed %.0f GPU-hours, want one week of 8 GPUs (1,344)", r.BilledGPUHours)
+	}
+	if got := r.Line(provider.Setup); got.GreaterThan(decimal.NewFromInt(4 * 100)) {
+		t.Errorf("setup lines = %s, want no GPU time beyond the engineer's 4 h", got)
+	}
+}

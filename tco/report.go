@@ -56,6 +56,14 @@ type Report struct {
 	WallTime time.Duration
 	// StartDelay is the lead time plus the expected wait for stock.
 	StartDelay time.Duration
+	// Coverage is, for a service, the fraction of the horizon during which
+	// its capacity exists: 1 − StartDelay/Horizon, at least 0. A service
+	// cannot be served before its capacity is there — an owned server's
+	// 9-month procurement covers only a quarter of a one-year horizon —
+	// while the lines price the whole horizon; the part not covered must be
+	// bought elsewhere, or priced with the workload's CostOfDelayPerDay. It
+	// is 1 for a finite job, whose Finish counts the delay.
+	Coverage float64
 	// TransferTime is the time to move the dataset to the offer.
 	TransferTime time.Duration
 	// Finish is StartDelay + TransferTime + setup + WallTime.
@@ -64,6 +72,14 @@ type Report struct {
 	Deadline time.Duration
 	// DeadlineMet reports whether Finish ≤ Deadline (true without a deadline).
 	DeadlineMet bool
+	// GPUsToMeetDeadline is, for a finite job that misses its deadline, the
+	// smallest gang in whole nodes of this offer (at most 64 times the nodes
+	// held, within the offer's stock limit and interconnect) whose expected
+	// finish meets it, with the same start delay, transfer and setup and the
+	// interruptions of the larger gang; zero when the deadline is met or no
+	// such gang exists — for one, when StartDelay, TransferTime and setup
+	// alone take longer than the deadline.
+	GPUsToMeetDeadline int
 	// Derivation says how the figures were derived.
 	Derivation Derivation
 }
@@ -195,7 +211,8 @@ func (r *Report) finish(s *schedule) error {
 type schedule struct {
 	horizon time.Duration
 	months  int
-	hours   decimal.Decimal
+	// hours is the horizon in hours (set when there are whole months).
+	hours decimal.Decimal
 	// month is the hours of a whole month.
 	month decimal.Decimal
 	// factors are the discount factors at each month's end (nil without
@@ -209,8 +226,10 @@ type schedule struct {
 func newSchedule(horizon time.Duration, rate float64) *schedule {
 	months := int(math.Ceil(horizon.Hours() / provider.Month.Hours()))
 	months = max(1, min(months, 12*300))
-	s := &schedule{horizon: horizon, months: months, hours: dec(horizon.Hours()), month: dec(provider.Month.Hours()),
-		end: decimal.NewFromInt(1), wholeFactors: decimal.Zero}
+	s := &schedule{horizon: horizon, months: months, month: hoursPerMonth, end: decimal.NewFromInt(1), wholeFactors: decimal.Zero}
+	if months > 1 {
+		s.hours = dec(horizon.Hours())
+	}
 	if rate == 0 {
 		return s
 	}
@@ -300,23 +319,35 @@ func (r Report) String() string {
 		fmt.Fprintf(&b, "wall time %s (checkpoint every %s, %.2f preemptions, %.2f failures expected)\n",
 			fmtDuration(r.WallTime), fmtDuration(d.CheckpointInterval), d.ExpectedPreemptions, d.ExpectedFailures)
 	}
+	if r.StartDelay > 0 && r.Coverage < 1 {
+		fmt.Fprintf(&b, "capacity from %s: only %.1f%% of the horizon is served\n", fmtDuration(r.StartDelay), r.Coverage*100)
+	}
 	fmt.Fprintf(&b, "finish after %s", fmtDuration(r.Finish))
 	if r.Deadline > 0 {
-		verdict := "met"
-		if !r.DeadlineMet {
-			verdict = "MISSED"
+		if r.DeadlineMet {
+			fmt.Fprintf(&b, "; deadline %s met", fmtDuration(r.Deadline))
+		} else {
+			fmt.Fprintf(&b, "; deadline %s MISSED by %s (start delay %s + transfer %s + setup %s + wall %s)",
+				fmtDuration(r.Deadline), fmtDuration(r.Finish-r.Deadline), fmtDuration(r.StartDelay),
+				fmtDuration(r.TransferTime), fmtDuration(hoursToDuration(d.SetupHours)), fmtDuration(r.WallTime))
+			if r.GPUsToMeetDeadline > 0 {
+				fmt.Fprintf(&b, "; %d GPUs would meet it", r.GPUsToMeetDeadline)
+			} else {
+				b.WriteString("; no larger gang on this offer meets it")
+			}
 		}
-		fmt.Fprintf(&b, "; deadline %s %s", fmtDuration(r.Deadline), verdict)
 	}
 	b.WriteString("\n")
 	return b.String()
 }
 
-// fmtDuration prints a duration in days and hours, or minutes when short.
+// fmtDuration prints a duration precisely enough to compare it with
+// another: minutes below an hour, hours with one decimal below ten days,
+// days with one decimal (and the hours) beyond.
 func fmtDuration(d time.Duration) string {
 	switch {
-	case d >= 48*time.Hour:
-		return fmt.Sprintf("%.1fd", d.Hours()/24)
+	case d >= 240*time.Hour:
+		return fmt.Sprintf("%.1fd (%.0fh)", d.Hours()/24, d.Hours())
 	case d >= time.Hour:
 		return fmt.Sprintf("%.1fh", d.Hours())
 	}
@@ -377,10 +408,12 @@ type reportJSON struct {
 	CostPerWorkUnit      decimal.Decimal   `json:"costPerWorkUnit"`
 	WallTime             provider.Duration `json:"wallTime"`
 	StartDelay           provider.Duration `json:"startDelay"`
+	Coverage             float64           `json:"coverage"`
 	TransferTime         provider.Duration `json:"transferTime"`
 	Finish               provider.Duration `json:"finish"`
 	Deadline             provider.Duration `json:"deadline"`
 	DeadlineMet          bool              `json:"deadlineMet"`
+	GPUsToMeetDeadline   int               `json:"gpusToMeetDeadline,omitempty"`
 	Derivation           derivationJSON    `json:"derivation"`
 }
 
@@ -394,9 +427,9 @@ func (r Report) MarshalJSON() ([]byte, error) {
 		DiscountRatePerYear: r.DiscountRatePerYear, PresentValue: r.PresentValue, CashFlow: r.CashFlow,
 		BilledGPUHours: r.BilledGPUHours, UsefulGPUHours: r.UsefulGPUHours, WorkGPUHours: r.WorkGPUHours,
 		CostPerUsefulGPUHour: r.CostPerUsefulGPUHour, CostPerWorkUnit: r.CostPerWorkUnit,
-		WallTime: provider.Duration(r.WallTime), StartDelay: provider.Duration(r.StartDelay),
+		WallTime: provider.Duration(r.WallTime), StartDelay: provider.Duration(r.StartDelay), Coverage: r.Coverage,
 		TransferTime: provider.Duration(r.TransferTime), Finish: provider.Duration(r.Finish),
-		Deadline: provider.Duration(r.Deadline), DeadlineMet: r.DeadlineMet,
+		Deadline: provider.Duration(r.Deadline), DeadlineMet: r.DeadlineMet, GPUsToMeetDeadline: r.GPUsToMeetDeadline,
 		Derivation: derivationJSON{
 			Nodes: d.Nodes, GPUs: d.GPUs, GPUsPerNode: d.GPUsPerNode, SpeedFactor: d.SpeedFactor,
 			Efficiency: d.Efficiency, CheckpointInterval: provider.Duration(d.CheckpointInterval),

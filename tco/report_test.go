@@ -5,14 +5,17 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gputco/gputco/provider"
 	"github.com/gputco/gputco/tco"
+	"github.com/gputco/gputco/workload"
 	"github.com/gputco/gputco/workload/workloadtest"
 	"github.com/shopspring/decimal"
 )
@@ -205,5 +208,77 @@ func TestReportMarshalJSON(t *testing.T) {
 				t.Errorf("derivation.checkpointInterval = %q, want %q", s, r.Derivation.CheckpointInterval)
 			}
 		})
+	}
+}
+
+// TestDeadlineAdvice: a missed deadline is printed with the precision to
+// see by how much and why, and the report names the smallest gang of whole
+// nodes that meets it — which Evaluate, run with that gang, confirms, while
+// one node fewer still misses.
+func TestDeadlineAdvice(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := cat.Offers.Find("aws-p5-h100-ondemand")
+	w := workload.Workload{Name: "3-day job", Kind: workload.Training, GPUs: 8, WorkGPUHours: 8 * 60, Deadline: 72 * time.Hour,
+		Interruption: workload.Interruption{Tolerance: workload.Checkpointed, CheckpointTime: 2 * time.Minute, RestartTime: 5 * time.Minute}}
+	r, err := tco.Evaluate(w, o, tco.Assumptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.DeadlineMet || r.GPUsToMeetDeadline == 0 || r.GPUsToMeetDeadline%o.GPUsPerNode != 0 {
+		t.Fatalf("deadline met %v, GPUs to meet it %d; want a miss and a gang of whole nodes", r.DeadlineMet, r.GPUsToMeetDeadline)
+	}
+	s := r.String()
+	for _, want := range []string{"deadline 72.0h MISSED by ", fmt.Sprintf("%d GPUs would meet it", r.GPUsToMeetDeadline), "wall 60."} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q:\n%s", want, s)
+		}
+	}
+	for _, tt := range []struct {
+		gpus int
+		met  bool
+	}{{r.GPUsToMeetDeadline, true}, {r.GPUsToMeetDeadline - o.GPUsPerNode, false}} {
+		big := w
+		big.GPUs = tt.gpus
+		rb, err := tco.Evaluate(big, o, tco.Assumptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rb.DeadlineMet != tt.met {
+			t.Errorf("with %d GPUs: finish %v, deadline met %v, want %v", tt.gpus, rb.Finish, rb.DeadlineMet, tt.met)
+		}
+	}
+}
+
+// TestServiceCoverage: a service cannot be served before its capacity
+// exists. On the default 8×H100 server, with its 9-month procurement, a
+// one-year service is covered from the lead time on — about a quarter of
+// the horizon — and the report says so; it was reported as costed for the
+// whole year with nothing amiss.
+func TestServiceCoverage(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, _ := cat.Offers.Find("self-8x-h100-server")
+	w := workload.Workload{Name: "svc", Kind: workload.Inference, GPUs: 8, Demand: workload.Constant{Value: 1}, Horizon: provider.Year,
+		Interruption: workload.Interruption{Tolerance: workload.Stateless}}
+	r, err := tco.Evaluate(w, own, tco.Assumptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 1 - r.StartDelay.Hours()/provider.Year.Hours()
+	if r.StartDelay < own.LeadTime() || r.Coverage != want || want > 0.25 {
+		t.Errorf("start delay %v, coverage %g; want the lead time %v or more and coverage %g ≤ 25 %%", r.StartDelay, r.Coverage, own.LeadTime(), want)
+	}
+	if s := r.String(); !strings.Contains(s, "capacity from 273.8d (6571h): only 25.0% of the horizon is served") {
+		t.Errorf("report does not say what is served:\n%s", s)
+	}
+	job := workload.Workload{Name: "job", Kind: workload.Training, GPUs: 8, WorkGPUHours: 80,
+		Interruption: workload.Interruption{Tolerance: workload.Checkpointed, CheckpointTime: time.Minute}}
+	if r, err := tco.Evaluate(job, own, tco.Assumptions{}); err != nil || r.Coverage != 1 {
+		t.Errorf("a finite job: coverage %g, %v; want 1 (its finish counts the delay)", r.Coverage, err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/gputco/gputco/provider"
@@ -35,13 +34,16 @@ type SimulateOptions struct {
 // Summary is the distribution of a money figure over the trials.
 type Summary struct {
 	// Mean is the sample mean; P50, P90 and P99 are empirical quantiles (the
-	// smallest sample with at least that fraction of samples at or below it).
+	// smallest sample with at least that fraction of samples at or below it),
+	// of every trial up to QuantileSample trials and of a uniform sample of
+	// QuantileSample trials beyond.
 	Mean, P50, P90, P99 decimal.Decimal
 }
 
 // DurationSummary is the distribution of a time over the trials.
 type DurationSummary struct {
-	// Mean is the sample mean; P50, P90 and P99 are empirical quantiles.
+	// Mean is the sample mean; P50, P90 and P99 are empirical quantiles, as
+	// in Summary.
 	Mean, P50, P90, P99 time.Duration
 }
 
@@ -78,11 +80,16 @@ type Simulation struct {
 // (a delay charged only past the deadline, a committed horizon that a long
 // run overshoots), because Evaluate prices the expected outcome.
 //
+// Trials must be at most MaxTrials. Means and DeadlineMissed count every
+// trial; the quantiles are exact up to QuantileSample trials and beyond are
+// those of a uniform random sample of QuantileSample of them, so that memory
+// does not grow with the trials.
+//
 // The result depends only on the inputs and the seed: trials run on one
 // goroutine in order, so GOMAXPROCS does not matter.
 func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts SimulateOptions) (Simulation, error) {
-	if opts.Trials < 0 {
-		return Simulation{}, fmt.Errorf("tco: simulate: trials = %d: %w", opts.Trials, ErrInvalidAssumptions)
+	if opts.Trials < 0 || opts.Trials > MaxTrials {
+		return Simulation{}, fmt.Errorf("tco: simulate: trials = %d: want 0 to MaxTrials = %d: %w", opts.Trials, MaxTrials, ErrInvalidAssumptions)
 	}
 	n := opts.Trials
 	if n == 0 {
@@ -105,12 +112,10 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 	}
 	src := rand.NewPCG(opts.Seed, 0x9e3779b97f4a7c15)
 	rng := rand.New(src)
-	costs := make([]decimal.Decimal, n)
-	walls := make([]time.Duration, n)
-	finishes := make([]time.Duration, n)
+	out := newOutcomes(n, opts.Seed)
 	missed := 0
 	leadTime := m.o.LeadTime()
-	for i := range n {
+	for range n {
 		delay := satAdd(leadTime, m.drawStockWait(rng))
 		var (
 			usage provider.Usage
@@ -121,28 +126,35 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 		} else {
 			var preemptions float64
 			wall, preemptions = m.drawWall(src, rng)
+			if err := checkRuns(wall, preemptions); err != nil {
+				return Simulation{}, err
+			}
 			usage = m.jobUsage(wall, preemptions, m.heldSetup)
 		}
 		cs, err := m.charges(usage)
 		if err != nil {
 			return Simulation{}, err
 		}
-		walls[i] = hoursToDuration(wall)
-		finishes[i] = satAdd(delay, rep.TransferTime, hoursToDuration(m.setupHours), walls[i])
-		lines, err := m.otherLines(m.withCredits(asLines(cs)), usage.Horizon.Hours(), cs, delay, finishes[i])
+		wallTime := hoursToDuration(wall)
+		finish := satAdd(delay, rep.TransferTime, hoursToDuration(m.setupHours), wallTime)
+		credited, err := m.withCredits(asLines(cs))
 		if err != nil {
 			return Simulation{}, err
 		}
-		costs[i] = total(lines)
-		if w.Deadline > 0 && !w.IsService() && finishes[i] > w.Deadline {
+		lines, err := m.otherLines(credited, usage.Horizon.Hours(), cs, delay, finish)
+		if err != nil {
+			return Simulation{}, err
+		}
+		out.add(total(lines), wallTime, finish)
+		if w.Deadline > 0 && !w.IsService() && finish > w.Deadline {
 			missed++
 		}
 	}
 	return Simulation{
 		Trials:         n,
-		Cost:           summarize(costs),
-		WallTime:       summarizeDurations(walls),
-		Finish:         summarizeDurations(finishes),
+		Cost:           out.cost(),
+		WallTime:       out.durations(out.walls, out.wallSum),
+		Finish:         out.durations(out.finishes, out.finishSum),
 		DeadlineMissed: float64(missed) / float64(n),
 		Expected:       rep,
 	}, nil
@@ -261,12 +273,14 @@ func restartPhase(exp func() float64, r float64) float64 {
 }
 
 // drawServiceRuns draws a service's extra node-hours from preemptions and
-// failures and returns its runs stretched accordingly.
+// failures and returns its runs with the extra time as runs of its own on
+// replacement nodes, as Evaluate bills the expectation.
 func (m *model) drawServiceRuns(src rand.Source, rng *rand.Rand) []provider.Run {
 	if m.svcNodeHours == 0 {
 		return m.svcRuns
 	}
 	total := m.svcNodeHours
+	events := 0
 	for _, ev := range []interruption{m.svcSpot, m.svcFail} {
 		if ev.rate == 0 || ev.restart == 0 {
 			continue
@@ -278,8 +292,9 @@ func (m *model) drawServiceRuns(src rand.Source, rng *rand.Rand) []provider.Run 
 			extra += restartPhase(exp, ev.restart)
 		}
 		total += extra
+		events += n
 	}
-	return stretch(m.svcRuns, total/m.svcNodeHours)
+	return withLostTime(m.svcRuns, total-m.svcNodeHours, float64(events))
 }
 
 // asLines makes lines of charges (owners are not needed for totals).
@@ -289,39 +304,4 @@ func asLines(cs []provider.Charge) []Line {
 		out[i] = Line{Charge: c}
 	}
 	return out
-}
-
-func summarize(xs []decimal.Decimal) Summary {
-	sorted := slices.Clone(xs)
-	slices.SortFunc(sorted, func(a, b decimal.Decimal) int { return a.Cmp(b) })
-	sum := decimal.Zero
-	for _, x := range xs {
-		sum = sum.Add(x)
-	}
-	return Summary{
-		Mean: sum.DivRound(decimal.NewFromInt(int64(len(xs))), provider.Precision),
-		P50:  sorted[quantileIndex(len(sorted), 0.50)],
-		P90:  sorted[quantileIndex(len(sorted), 0.90)],
-		P99:  sorted[quantileIndex(len(sorted), 0.99)],
-	}
-}
-
-func summarizeDurations(xs []time.Duration) DurationSummary {
-	sorted := slices.Clone(xs)
-	slices.Sort(sorted)
-	sum := 0.0
-	for _, x := range xs {
-		sum += float64(x)
-	}
-	return DurationSummary{
-		Mean: time.Duration(sum / float64(len(xs))),
-		P50:  sorted[quantileIndex(len(sorted), 0.50)],
-		P90:  sorted[quantileIndex(len(sorted), 0.90)],
-		P99:  sorted[quantileIndex(len(sorted), 0.99)],
-	}
-}
-
-// quantileIndex is the index of the empirical q-quantile of n sorted samples.
-func quantileIndex(n int, q float64) int {
-	return min(n-1, max(0, int(math.Ceil(q*float64(n)))-1))
 }

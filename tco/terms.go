@@ -2,6 +2,8 @@ package tco
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"time"
 
 	"github.com/gputco/gputco/provider"
@@ -90,8 +92,13 @@ type Use struct {
 // off more, up to its amount.
 //
 // Lines whose Owner is OwnerOffer (Fixed and PerOffer lines, and the fees
-// on committed capacity) are shared by every workload on the same capacity;
-// OwnerWorkload lines are the workload's own.
+// on them) are shared by every workload on the same capacity; OwnerWorkload
+// lines are the workload's own.
+//
+// The terms cover Evaluate's horizon: the assumptions' or the workload's, or
+// for a finite job without one the time it holds capacity. To compare or
+// share capacity between workloads, prepare them all with the same
+// Assumptions.Horizon.
 type Terms struct {
 	// Workload, Offer and Currency name the pair and its money.
 	Workload, Offer, Currency string
@@ -189,6 +196,7 @@ func (m *model) terms() (Terms, error) {
 		Interruptible: m.pr.interruptible, MaxNodes: o.Availability.MaxNodes,
 		FillProbability: o.Availability.FillProbability, StartDelay: m.rep.StartDelay,
 		Committed: m.committedCapacity(), Stretch: 1,
+		Own: Use{NodeHours: m.useNodeHours},
 	}
 	if mt := m.pr.metering; mt != nil {
 		t.Increment, t.Minimum = mt.Granularity()
@@ -198,154 +206,31 @@ func (m *model) terms() (Terms, error) {
 	} else if c, ok := provider.As[provider.Committer](o.Pricing); ok {
 		t.Term = c.Commitment()
 	}
-	final := m.stages[len(m.stages)-1].usage
-	pre := m.stages[m.preSetup].usage
-	q := m.useNodeHours
-	t.Own.NodeHours = q
-	qd := decimal.Zero
-	if q > 0 {
-		qd = dec(q)
+	b := termsBuilder{m: m, t: &t, lines: make([]TermLine, 0, 16), credited: len(m.pr.wrappers) > 0}
+	if m.useNodeHours > 0 {
+		b.use = dec(m.useNodeHours)
 	}
-	var lines []TermLine
-	add := func(c provider.Category, label string, k TermKind, owner Owner, tm provider.Timing, amount decimal.Decimal) {
-		if !amount.IsZero() {
-			lines = append(lines, TermLine{Category: c, Label: label, Kind: k, Owner: owner, Timing: tm, Amount: amount})
-		}
-	}
-	// variable turns an amount at the workload's own use into a line per
-	// node-hour of use, or once when there is no use.
-	variable := func(c provider.Category, label string, tm provider.Timing, atUse decimal.Decimal) {
-		if qd.IsZero() {
-			add(c, label, OneOff, OwnerWorkload, tm, atUse)
-			return
-		}
-		add(c, label, Variable, OwnerWorkload, tm, atUse.DivRound(qd, provider.Precision))
-	}
-	fee := decimal.Zero
 	if h := o.Hidden.PlatformFeeFraction; h > 0 && m.a.includes(provider.Fees) {
-		fee = dec(h)
+		b.fee = dec(h)
 	}
-	// pricing collects the pricing's lines at the workload's own use, for
-	// the credits.
-	var pricing []provider.Charge
-	priced := func(c provider.Category, label string, tm provider.Timing, amount decimal.Decimal) {
-		pricing = append(pricing, provider.Charge{Category: c, Label: label, Amount: amount, Timing: tm})
+	var err error
+	if lin, ok := m.pr.base.(provider.Linear); ok {
+		err = b.fromRates(lin)
+	} else {
+		err = b.fromCharges()
 	}
-	lin, linear := m.pr.base.(provider.Linear)
-	var rates []provider.Rate
-	if linear {
-		var err error
-		if rates, err = lin.Rates(final.Horizon); err != nil {
-			return Terms{}, err
-		}
-	}
-	switch {
-	case linear:
-		nodes := decimal.NewFromInt(int64(m.nodes))
-		busy := dec(float64(final.Nodes) * final.BusyFraction).Mul(hoursDec(final.Horizon))
-		billedPre, billedFinal := m.billedHours(pre), m.billedHours(final)
-		held := decimal.Zero
-		if m.pr.metering != nil && t.Committed {
-			held = hoursDec(m.pr.metering.BilledDuration(final.Horizon))
-		}
-		if !qd.IsZero() && m.pr.metering != nil && held.IsZero() {
-			t.Stretch, _ = billedPre.DivRound(qd, provider.Precision).Float64()
-		}
-		if !held.IsZero() {
-			t.Own.Nodes, _ = billedPre.DivRound(held, provider.Precision).Float64()
-		} else if m.pr.metering == nil {
-			t.Own.Nodes = float64(m.nodes)
-		}
-		for _, r := range rates {
-			if !m.a.includes(r.Category) {
-				continue
-			}
-			feeable := r.Category == provider.Compute || r.Category == provider.Commitment
-			switch r.Basis {
-			case provider.PerNode:
-				add(r.Category, r.Label, Fixed, OwnerOffer, r.Timing, r.Amount)
-				priced(r.Category, r.Label, r.Timing, r.Amount.Mul(nodes))
-				if feeable {
-					add(provider.Fees, "platform fee on "+r.Label, Fixed, OwnerOffer, provider.Spread, r.Amount.Mul(fee))
-				}
-			case provider.PerBusyNodeHour:
-				atUse := r.Amount.Mul(busy)
-				variable(r.Category, r.Label, r.Timing, atUse)
-				priced(r.Category, r.Label, r.Timing, atUse)
-				if feeable {
-					variable(provider.Fees, "platform fee on "+r.Label, provider.Spread, atUse.Mul(fee))
-				}
-			case provider.PerBilledNodeHour:
-				atUse, setup := r.Amount.Mul(billedPre), r.Amount.Mul(billedFinal.Sub(billedPre))
-				if !held.IsZero() { // a short commitment: a node held, in whole increments
-					add(r.Category, r.Label, Fixed, OwnerOffer, r.Timing, r.Amount.Mul(held))
-					if feeable {
-						add(provider.Fees, "platform fee on "+r.Label, Fixed, OwnerOffer, provider.Spread, r.Amount.Mul(held).Mul(fee))
-					}
-				} else {
-					variable(r.Category, r.Label, r.Timing, atUse)
-					if feeable {
-						variable(provider.Fees, "platform fee on "+r.Label, provider.Spread, atUse.Mul(fee))
-					}
-				}
-				add(provider.Setup, "GPU time held during setup", OneOff, OwnerWorkload, r.Timing, setup)
-				if feeable {
-					add(provider.Fees, "platform fee on setup GPU time", OneOff, OwnerWorkload, provider.Spread, setup.Mul(fee))
-				}
-				priced(r.Category, r.Label, r.Timing, atUse.Add(setup))
-			}
-		}
-	default:
-		// A mode that is not Linear: its bill at the workload's own use, as
-		// a fixed cost of the nodes held (committed) or per node-hour of use.
-		cs, err := m.charges(final)
-		if err != nil {
-			return Terms{}, err
-		}
-		for _, c := range cs {
-			feeable := c.Category == provider.Compute || c.Category == provider.Commitment
-			switch {
-			case t.Committed && m.nodes > 0:
-				t.Own.Nodes = float64(m.nodes)
-				per := c.Amount.DivRound(decimal.NewFromInt(int64(m.nodes)), provider.Precision)
-				add(c.Category, c.Label, Fixed, OwnerOffer, c.Timing, per)
-				if feeable {
-					add(provider.Fees, "platform fee on "+c.Label, Fixed, OwnerOffer, provider.Spread, per.Mul(fee))
-				}
-			default:
-				variable(c.Category, c.Label, c.Timing, c.Amount)
-				if feeable {
-					variable(provider.Fees, "platform fee on "+c.Label, provider.Spread, c.Amount.Mul(fee))
-				}
-			}
-			priced(c.Category, c.Label, c.Timing, c.Amount)
-		}
-	}
-	// Credits: what the offer's wrappers take off the pricing's lines.
-	if len(m.pr.wrappers) > 0 {
-		before := provider.Total(pricing)
-		cs := pricing
-		for i := len(m.pr.wrappers) - 1; i >= 0; i-- {
-			cs = m.pr.wrappers[i].Apply(cs)
-		}
-		add(provider.CreditCategory, "credit", PerOffer, OwnerOffer, provider.Upfront, provider.Total(cs).Sub(before))
-	}
-	// The lines of the hidden-cost profile: once per placement, or per offer
-	// for its staff. (Platform fees are with the lines they are charged on.)
-	others, err := m.otherLines(nil, m.holdHours, nil, m.rep.StartDelay, m.rep.Finish)
 	if err != nil {
 		return Terms{}, err
 	}
-	for _, l := range others {
-		k := OneOff
-		if l.Owner == OwnerOffer {
-			k = PerOffer
-		}
-		add(l.Category, l.Label, k, l.Owner, l.Timing, l.Amount)
+	if err := b.credits(); err != nil {
+		return Terms{}, err
 	}
-	t.Lines = lines
+	if err := b.hidden(); err != nil {
+		return Terms{}, err
+	}
+	t.Lines = b.lines
 	t.FixedPerNode, t.VariablePerNodeHour, t.OneOff, t.PerOffer = decimal.Zero, decimal.Zero, decimal.Zero, decimal.Zero
-	for _, l := range lines {
+	for _, l := range t.Lines {
 		switch l.Kind {
 		case Fixed:
 			t.FixedPerNode = t.FixedPerNode.Add(l.Amount)
@@ -360,21 +245,226 @@ func (m *model) terms() (Terms, error) {
 	return t, nil
 }
 
+// termsBuilder collects the lines of one pair's terms.
+type termsBuilder struct {
+	m     *model
+	t     *Terms
+	lines []TermLine
+	// use is the node-hours of use as a decimal (zero without use), fee the
+	// platform fee fraction (zero when none or excluded).
+	use, fee decimal.Decimal
+	// credited says the offer has wrappers (credits); pricing then collects
+	// the pricing's lines at the workload's own use, which they apply to.
+	credited bool
+	pricing  []provider.Charge
+}
+
+// add appends a line of a non-zero amount.
+func (b *termsBuilder) add(c provider.Category, label string, k TermKind, owner Owner, tm provider.Timing, amount decimal.Decimal) {
+	if !amount.IsZero() {
+		b.lines = append(b.lines, TermLine{Category: c, Label: label, Kind: k, Owner: owner, Timing: tm, Amount: amount})
+	}
+}
+
+// variable adds an amount at the workload's own use as a line per node-hour
+// of use, or once when there is no use.
+func (b *termsBuilder) variable(c provider.Category, label string, tm provider.Timing, atUse decimal.Decimal) {
+	if b.use.IsZero() {
+		b.add(c, label, OneOff, OwnerWorkload, tm, atUse)
+		return
+	}
+	b.add(c, label, Variable, OwnerWorkload, tm, atUse.DivRound(b.use, provider.Precision))
+}
+
+// fees adds the platform fee on a line of a charge of category c, of kind k
+// (fees are charged on compute and commitments).
+func (b *termsBuilder) fees(c provider.Category, label string, k TermKind, amount decimal.Decimal) {
+	if b.fee.IsZero() || c != provider.Compute && c != provider.Commitment {
+		return
+	}
+	switch k {
+	case Variable:
+		b.variable(provider.Fees, "platform fee on "+label, provider.Spread, amount.Mul(b.fee))
+	case Fixed:
+		b.add(provider.Fees, "platform fee on "+label, Fixed, OwnerOffer, provider.Spread, amount.Mul(b.fee))
+	default:
+		b.add(provider.Fees, "platform fee on "+label, k, OwnerWorkload, provider.Spread, amount.Mul(b.fee))
+	}
+}
+
+// priced records a pricing line at the workload's own use for the credits.
+func (b *termsBuilder) priced(c provider.Category, label string, tm provider.Timing, amount func() decimal.Decimal) {
+	if b.credited {
+		b.pricing = append(b.pricing, provider.Charge{Category: c, Label: label, Amount: amount(), Timing: tm})
+	}
+}
+
+// fromRates adds the lines of a Linear pricing: per node held (Fixed), per
+// busy node-hour (Variable, at the workload's busy hours per hour of use),
+// and per billed node-hour (Variable at the billed hours per hour of use, or
+// Fixed for a short commitment; the billed setup time is OneOff).
+func (b *termsBuilder) fromRates(lin provider.Linear) error {
+	m, t := b.m, b.t
+	final := m.stages[len(m.stages)-1].usage
+	pre := m.stages[m.preSetup].usage
+	rates, err := lin.Rates(final.Horizon)
+	if err != nil {
+		return err
+	}
+	if err := provider.CheckRates(rates); err != nil {
+		return err
+	}
+	var busy, billedPre, billedFinal decimal.Decimal
+	for _, r := range rates {
+		switch {
+		case r.Basis == provider.PerBusyNodeHour && busy.IsZero():
+			busy = dec(float64(final.Nodes) * final.BusyFraction).Mul(hoursDec(final.Horizon))
+		case r.Basis == provider.PerBilledNodeHour && billedFinal.IsZero():
+			billedPre, billedFinal = m.billedHours(pre), m.billedHours(final)
+		}
+	}
+	// held is the billed hours of one node held for the horizon, for a
+	// short commitment (a pay-as-you-go mode billed in long increments).
+	held := decimal.Zero
+	if m.pr.metering != nil && t.Committed {
+		held = hoursDec(m.pr.metering.BilledDuration(final.Horizon))
+	}
+	switch {
+	case !held.IsZero():
+		t.Own.Nodes, _ = billedPre.DivRound(held, provider.Precision).Float64()
+	case m.pr.metering == nil:
+		t.Own.Nodes = float64(m.nodes)
+	case !b.use.IsZero() && !billedPre.IsZero():
+		t.Stretch, _ = billedPre.DivRound(b.use, provider.Precision).Float64()
+	}
+	nodes := decimal.NewFromInt(int64(m.nodes))
+	for _, r := range rates {
+		if !m.a.includes(r.Category) {
+			continue
+		}
+		switch r.Basis {
+		case provider.PerNode:
+			b.add(r.Category, r.Label, Fixed, OwnerOffer, r.Timing, r.Amount)
+			b.fees(r.Category, r.Label, Fixed, r.Amount)
+			b.priced(r.Category, r.Label, r.Timing, func() decimal.Decimal { return r.Amount.Mul(nodes) })
+		case provider.PerBusyNodeHour:
+			atUse := r.Amount.Mul(busy)
+			b.variable(r.Category, r.Label, r.Timing, atUse)
+			b.fees(r.Category, r.Label, Variable, atUse)
+			b.priced(r.Category, r.Label, r.Timing, func() decimal.Decimal { return atUse })
+		case provider.PerBilledNodeHour:
+			atUse, setup := r.Amount.Mul(billedPre), r.Amount.Mul(billedFinal.Sub(billedPre))
+			if held.IsZero() {
+				b.variable(r.Category, r.Label, r.Timing, atUse)
+				b.fees(r.Category, r.Label, Variable, atUse)
+			} else { // a node held, in whole increments
+				b.add(r.Category, r.Label, Fixed, OwnerOffer, r.Timing, r.Amount.Mul(held))
+				b.fees(r.Category, r.Label, Fixed, r.Amount.Mul(held))
+			}
+			b.add(provider.Setup, "GPU time held during setup", OneOff, OwnerWorkload, r.Timing, setup)
+			b.fees(r.Category, "setup GPU time", OneOff, setup)
+			b.priced(r.Category, r.Label, r.Timing, func() decimal.Decimal { return atUse.Add(setup) })
+		}
+	}
+	return nil
+}
+
+// fromCharges adds the lines of a pricing that is not Linear: its bill at
+// the workload's own use, as a fixed cost of the nodes held when it is
+// committed, otherwise per node-hour of use.
+func (b *termsBuilder) fromCharges() error {
+	m, t := b.m, b.t
+	cs, err := m.charges(m.stages[len(m.stages)-1].usage)
+	if err != nil {
+		return err
+	}
+	perNode := t.Committed && m.nodes > 0
+	if perNode {
+		t.Own.Nodes = float64(m.nodes)
+	}
+	for _, c := range cs {
+		if perNode {
+			per := c.Amount.DivRound(decimal.NewFromInt(int64(m.nodes)), provider.Precision)
+			b.add(c.Category, c.Label, Fixed, OwnerOffer, c.Timing, per)
+			b.fees(c.Category, c.Label, Fixed, per)
+		} else {
+			b.variable(c.Category, c.Label, c.Timing, c.Amount)
+			b.fees(c.Category, c.Label, Variable, c.Amount)
+		}
+		b.priced(c.Category, c.Label, c.Timing, func() decimal.Decimal { return c.Amount })
+	}
+	return nil
+}
+
+// credits adds what the offer's wrappers (credits) take off the pricing's
+// lines at the workload's own use, once per offer.
+func (b *termsBuilder) credits() error {
+	if !b.credited {
+		return nil
+	}
+	cs := b.pricing
+	for i := len(b.m.pr.wrappers) - 1; i >= 0; i-- {
+		cs = b.m.pr.wrappers[i].Apply(cs)
+		if err := provider.CheckCharges(cs); err != nil {
+			return err
+		}
+	}
+	b.add(provider.CreditCategory, "credit", PerOffer, OwnerOffer, provider.Upfront, provider.Total(cs).Sub(provider.Total(b.pricing)))
+	return nil
+}
+
+// hidden adds the lines of the hidden-cost profile: once per placement, or
+// once per offer for its operations staff. (Platform fees are with the lines
+// they are charged on.)
+func (b *termsBuilder) hidden() error {
+	m := b.m
+	others, err := m.otherLines(nil, m.holdHours, nil, m.rep.StartDelay, m.rep.Finish)
+	if err != nil {
+		return err
+	}
+	for _, l := range others {
+		k := OneOff
+		if l.Owner == OwnerOffer {
+			k = PerOffer
+		}
+		b.add(l.Category, l.Label, k, l.Owner, l.Timing, l.Amount)
+	}
+	return nil
+}
+
 // billedHours returns the billed node-hours of u's runs under the offer's
 // metering, exactly, or the node-hours held for committed pricing.
 func (m *model) billedHours(u provider.Usage) decimal.Decimal {
 	if m.pr.metering == nil {
 		return decimal.NewFromInt(int64(u.Nodes)).Mul(hoursDec(u.Horizon))
 	}
-	ns := decimal.Zero
+	// In int64 nanoseconds while that cannot overflow, in decimals beyond.
+	var ns uint64
+	exact := true
+	for _, r := range u.Runs {
+		if r.Count <= 0 || r.Nodes <= 0 {
+			continue
+		}
+		hi, per := bits.Mul64(uint64(m.pr.metering.BilledDuration(r.Length)), uint64(r.Count)*uint64(r.Nodes))
+		sum, carry := bits.Add64(ns, per, 0)
+		if hi != 0 || carry != 0 || sum > math.MaxInt64 || uint64(r.Count) > math.MaxUint32 || uint64(r.Nodes) > math.MaxUint32 {
+			exact = false
+			break
+		}
+		ns = sum
+	}
+	if exact {
+		return hoursDec(time.Duration(ns))
+	}
+	total := decimal.Zero
 	for _, r := range u.Runs {
 		if r.Count <= 0 || r.Nodes <= 0 {
 			continue
 		}
 		b := decimal.NewFromInt(int64(m.pr.metering.BilledDuration(r.Length)))
-		ns = ns.Add(b.Mul(decimal.NewFromInt(int64(r.Count) * int64(r.Nodes))))
+		total = total.Add(b.Mul(decimal.NewFromInt(int64(r.Count))).Mul(decimal.NewFromInt(int64(r.Nodes))))
 	}
-	return ns.DivRound(nsPerHourDec, provider.Precision)
+	return total.DivRound(nsPerHourDec, provider.Precision)
 }
 
 var nsPerHourDec = decimal.NewFromInt(int64(time.Hour))

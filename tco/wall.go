@@ -127,14 +127,20 @@ func hoursToDuration(h float64) time.Duration {
 	return time.Duration(math.Round(ns))
 }
 
-// stretch returns runs with every length multiplied by f ≥ 1.
-func stretch(runs []provider.Run, f float64) []provider.Run {
-	out := make([]provider.Run, len(runs))
-	for i, r := range runs {
-		out[i] = r
-		out[i].Length = hoursToDuration(r.Length.Hours() * f)
+// withLostTime returns runs followed by the runs of the time that events
+// interruptions cost, extraHours node-hours in all: each interruption resumes
+// on one replacement node, so the lost and repeated time is billed as
+// max(1, round(events)) runs of its own on one node — not as a stretch of
+// every run, which would round each of them up to the billing increment once
+// more. runs is not modified.
+func withLostTime(runs []provider.Run, extraHours, events float64) []provider.Run {
+	if !(extraHours > 0) {
+		return runs
 	}
-	return out
+	count := max(1, int(math.Min(math.Round(events), math.MaxInt32)))
+	out := make([]provider.Run, len(runs), len(runs)+1)
+	copy(out, runs)
+	return append(out, provider.Run{Length: hoursToDuration(extraHours / float64(count)), Count: count, Nodes: 1})
 }
 
 // runHours returns the node-hours of runs.

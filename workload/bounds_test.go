@@ -122,8 +122,9 @@ func TestProblemsCapped(t *testing.T) {
 
 	steps := make([]Step, 10_000)
 	checkCapped(t, "Steps.Validate", Steps{Steps: steps}.Validate(), len(steps)-1-MaxProblems, 200)
-	terms := make([]Curve, 1000)
-	checkCapped(t, "Sum.Validate", Sum{Terms: terms}.Validate(), len(terms)-MaxProblems, 200)
+	// Counts of the terms' own capped lists add up.
+	bad := PiecewiseLinear{Points: pts}
+	checkCapped(t, "Sum.Validate", Add(bad, bad, bad).Validate(), 3*(len(pts)-1)-MaxProblems, 200)
 
 	s := Scenario{Workloads: make([]Workload, 1000)}
 	const perWorkload = 3 // name, kind, gpus; a zero workload has no work either
@@ -161,4 +162,94 @@ func TestEchoedValuesCut(t *testing.T) {
 	checkShort("CSV timestamp", err)
 	_, err = ReadSamplesCSV(strings.NewReader("2026-01-01T00:00:00Z,1\n2026-01-02T00:00:00Z," + huge + "\n"))
 	checkShort("CSV value", err)
+}
+
+// TestCurveNodesBound: a Sum of 40,000 terms over a 10⁶-hour horizon took
+// 114 s to validate (terms × hourly samples). A curve has at most
+// MaxCurveNodes curves in its tree, checked before any sampling.
+func TestCurveNodesBound(t *testing.T) {
+	terms := func(n int) []Curve {
+		ts := make([]Curve, n)
+		for i := range ts {
+			ts[i] = Constant{Value: 1 / float64(n)}
+		}
+		return ts
+	}
+	var chain Curve = Constant{Value: 0.5}
+	for range MaxCurveNodes {
+		chain = Scale{Curve: chain, Factor: 1}
+	}
+	tests := []struct {
+		name   string
+		reason string
+		curve  Curve
+		ok     bool
+	}{
+		{"at the limit", "a sum and its terms are MaxCurveNodes curves", Sum{Terms: terms(MaxCurveNodes - 1)}, true},
+		{"one beyond", "one more term than the limit allows", Sum{Terms: terms(MaxCurveNodes)}, false},
+		{"deep chain", "nesting counts as terms do", chain, false},
+		{"inside a weekly", "the limit holds for the whole tree", Weekly{Weekday: Sum{Terms: terms(40)}, Weekend: Sum{Terms: terms(40)}}, false},
+		{"40,000 terms", "the input of the issue", Sum{Terms: terms(40_000)}, false},
+	}
+	for _, tt := range tests {
+		w := Workload{Name: "svc", Kind: Inference, GPUs: 8, Horizon: 1_000_000 * time.Hour, Demand: tt.curve}
+		if tt.ok {
+			w.Horizon = Week // sampling a valid curve of 64 curves a million times is the bounded cost, not tested here
+		}
+		err := w.Validate()
+		if tt.ok != (err == nil) {
+			t.Errorf("%s: Validate = %v, want ok = %v (%s)", tt.name, err, tt.ok, tt.reason)
+			continue
+		}
+		if !tt.ok && (!errors.Is(err, ErrOutOfRange) || !strings.Contains(err.Error(), "MaxCurveNodes")) {
+			t.Errorf("%s: Validate = %v, want ErrOutOfRange naming MaxCurveNodes (%s)", tt.name, err, tt.reason)
+		}
+		if _, err := Mean(tt.curve, 1_000_000*time.Hour); !tt.ok && !errors.Is(err, ErrOutOfRange) {
+			t.Errorf("%s: Mean = %v, want ErrOutOfRange (%s)", tt.name, err, tt.reason)
+		}
+	}
+}
+
+// TestCurveDecoderNodes: the curve decoder had no term cap; it stops at
+// MaxCurveNodes curves, as validation does.
+func TestCurveDecoderNodes(t *testing.T) {
+	sum := func(n int) []byte {
+		terms := make([]string, n)
+		for i := range terms {
+			terms[i] = `{"type":"constant","value":0}`
+		}
+		return []byte(`{"type":"sum","terms":[` + strings.Join(terms, ",") + `]}`)
+	}
+	if _, err := UnmarshalCurve(sum(MaxCurveNodes - 1)); err != nil {
+		t.Errorf("a sum of MaxCurveNodes curves: %v", err)
+	}
+	for _, n := range []int{MaxCurveNodes, 40_000} {
+		if _, err := UnmarshalCurve(sum(n)); !errors.Is(err, ErrOutOfRange) || !strings.Contains(err.Error(), "MaxCurveNodes") {
+			t.Errorf("a sum of %d terms: %v, want ErrOutOfRange naming MaxCurveNodes", n, err)
+		}
+	}
+	// Nested sums count as one tree.
+	inner := string(sum(40))
+	nested := []byte(`{"type":"sum","terms":[` + inner + `,` + inner + `]}`)
+	if _, err := UnmarshalCurve(nested); !errors.Is(err, ErrOutOfRange) {
+		t.Errorf("two nested sums of 40: %v, want ErrOutOfRange", err)
+	}
+}
+
+// TestJSONAmountLength: costOfDelayPerDay had no length cap (decimals parse
+// in quadratic time); it has MaxNumberLen, as provider's money fields do.
+func TestJSONAmountLength(t *testing.T) {
+	read := func(amount string) error {
+		_, err := ReadWorkload(strings.NewReader(`{"name":"j","kind":"batch","gpus":1,"workGPUHours":1,"costOfDelayPerDay":` + amount + `}`))
+		return err
+	}
+	atCap := `"1.` + strings.Repeat("0", MaxNumberLen-2) + `"`
+	if err := read(atCap); err != nil {
+		t.Errorf("an amount of MaxNumberLen characters: %v", err)
+	}
+	for _, long := range []string{`"1.` + strings.Repeat("0", MaxNumberLen-1) + `"`, strings.Repeat("9", 1_000_000)} {
+		if err := read(long); !errors.Is(err, ErrOutOfRange) || !strings.Contains(err.Error(), "MaxNumberLen") {
+			t.Errorf("an amount of %d characters: %.300v, want ErrOutOfRange naming MaxNumberLen", len(long), err)
+		}
+	}
 }

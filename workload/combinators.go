@@ -91,10 +91,14 @@ func (s Sum) MeanOver(horizon time.Duration) (float64, bool) {
 	return v, true
 }
 
-// Validate reports an empty sum or an invalid term.
+// Validate reports an empty sum, a sum of more than MaxCurveNodes curves in
+// all, or an invalid term.
 func (s Sum) Validate() error {
 	if len(s.Terms) == 0 {
 		return fieldErr("terms", "[]", ErrRequired, "a sum needs at least one term")
+	}
+	if err := checkNodes(s); err != nil {
+		return err
 	}
 	var errs problemList
 	for i, c := range s.Terms {

@@ -68,10 +68,66 @@ func integral(c Curve, h time.Duration) (float64, bool) {
 	return v * hours(h), ok
 }
 
-// validateCurve calls c's Validate method if it has one.
+// MaxCurveNodes bounds the size of a demand curve: the number of curves in
+// its tree of combinators (a Sum of three Constants has four; a curve of
+// another package counts one). Sampling costs this many evaluations per
+// sample, and a service's curve is sampled up to MaxSamples times, so the
+// bound keeps a million samples within a second or so; a schedule with many
+// changes is a Steps or PiecewiseLinear curve, which count one whatever
+// their length.
+const MaxCurveNodes = 64
+
+// curveNodes returns the number of curves in c's tree, counting at most
+// MaxCurveNodes+1 of them.
+func curveNodes(c Curve) int {
+	n := 0
+	stack := []Curve{c}
+	for len(stack) > 0 && n <= MaxCurveNodes {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n++
+		switch v := c.(type) {
+		case Sum:
+			if len(v.Terms) > MaxCurveNodes {
+				return MaxCurveNodes + 1
+			}
+			stack = append(stack, v.Terms...)
+		case Weekly:
+			stack = append(stack, v.Weekday, v.Weekend)
+		case Growth:
+			stack = append(stack, v.Base)
+		case Scale:
+			stack = append(stack, v.Curve)
+		case Clamp:
+			stack = append(stack, v.Curve)
+		case Shift:
+			stack = append(stack, v.Curve)
+		case Repeat:
+			stack = append(stack, v.Curve)
+		case nil:
+			n-- // a missing curve is reported by its parent
+		}
+	}
+	return n
+}
+
+// checkNodes reports a curve of more than MaxCurveNodes curves.
+func checkNodes(c Curve) error {
+	if curveNodes(c) > MaxCurveNodes {
+		return fieldErr("curve", fmt.Sprintf("%T", c), ErrOutOfRange,
+			fmt.Sprintf("more than MaxCurveNodes = %d curves in its tree", MaxCurveNodes))
+	}
+	return nil
+}
+
+// validateCurve checks the size of c's tree (MaxCurveNodes), then calls c's
+// Validate method if it has one.
 func validateCurve(c Curve) error {
 	if c == nil {
 		return fieldErr("curve", "nil", ErrRequired, "")
+	}
+	if err := checkNodes(c); err != nil {
+		return err
 	}
 	if v, ok := c.(interface{ Validate() error }); ok {
 		return v.Validate()

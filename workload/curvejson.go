@@ -171,17 +171,26 @@ const MaxCurveDepth = 32
 
 // UnmarshalCurve decodes a curve written by MarshalCurve. Unknown types and
 // unknown fields are errors (wrapping ErrUnknownName or ErrSyntax), and so is
-// nesting deeper than MaxCurveDepth; the curve is not validated ("null"
-// decodes to a nil curve without error).
-func UnmarshalCurve(data []byte) (Curve, error) { return unmarshalCurve(data, 0) }
+// nesting deeper than MaxCurveDepth or more than MaxCurveNodes curves in all
+// (wrapping ErrOutOfRange too), checked as the curves are read; the curve is
+// not validated otherwise ("null" decodes to a nil curve without error).
+func UnmarshalCurve(data []byte) (Curve, error) {
+	nodes := 0
+	return unmarshalCurve(data, 0, &nodes)
+}
 
-func unmarshalCurve(data []byte, depth int) (Curve, error) {
+// unmarshalCurve decodes one curve at depth, counting the curves decoded so
+// far in *nodes.
+func unmarshalCurve(data []byte, depth int, nodes *int) (Curve, error) {
 	if depth > MaxCurveDepth {
 		return nil, fmt.Errorf("%w: curves nested deeper than %d", ErrSyntax, MaxCurveDepth)
 	}
-	sub := func(data []byte) (Curve, error) { return unmarshalCurve(data, depth+1) }
+	sub := func(data []byte) (Curve, error) { return unmarshalCurve(data, depth+1, nodes) }
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return nil, nil
+	}
+	if *nodes++; *nodes > MaxCurveNodes {
+		return nil, fmt.Errorf("%w: %w: more than MaxCurveNodes = %d curves", ErrSyntax, ErrOutOfRange, MaxCurveNodes)
 	}
 	var t curveType
 	if err := json.Unmarshal(data, &t); err != nil {
@@ -254,6 +263,9 @@ func unmarshalCurve(data []byte, depth int) (Curve, error) {
 		var v sumJSON
 		if err := dec(&v); err != nil {
 			return nil, err
+		}
+		if *nodes+len(v.Terms) > MaxCurveNodes {
+			return nil, fmt.Errorf("%w: %w: a sum of %d terms: more than MaxCurveNodes = %d curves", ErrSyntax, ErrOutOfRange, len(v.Terms), MaxCurveNodes)
 		}
 		terms := make([]Curve, len(v.Terms))
 		for i, raw := range v.Terms {

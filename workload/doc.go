@@ -43,7 +43,12 @@
 // by validation or decoding, with an error naming it:
 //   - [MaxGPUs] bounds Workload.GPUs (2²⁴);
 //   - [MaxSamples] bounds the samples of any analysis (2²⁰);
-//   - [MaxCurveDepth] bounds the nesting of combinators in JSON (32);
+//   - [MaxCurveNodes] bounds the curves in one demand curve's tree (64), so
+//     that sampling a million times stays within about a second;
+//   - [MaxCurveDepth] bounds the nesting of combinators in JSON (32), and
+//     the decoder stops at MaxCurveNodes curves as validation does;
+//   - [MaxNumberLen] bounds the text of a money amount in JSON (64
+//     characters, as in the provider package);
 //   - [MaxProblems] bounds the problems one validation or read lists (100);
 //     the rest are counted in a final [*MoreProblemsError];
 //   - [MaxEchoBytes] bounds how much of a value or field path an error

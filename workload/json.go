@@ -7,7 +7,40 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/gputco/gputco/internal/duration"
+	"github.com/shopspring/decimal"
 )
+
+// MaxNumberLen bounds the text of a money amount read from JSON: 64
+// characters, as in the provider package, since parsing a decimal takes time
+// quadratic in its length.
+const MaxNumberLen = 64
+
+// jsonAmount reads a decimal string or number of at most MaxNumberLen
+// characters and writes it as decimal.Decimal does.
+type jsonAmount decimal.Decimal
+
+// MarshalJSON writes the amount as decimal.Decimal does.
+func (a jsonAmount) MarshalJSON() ([]byte, error) { return decimal.Decimal(a).MarshalJSON() }
+
+// UnmarshalJSON refuses text longer than MaxNumberLen (ErrOutOfRange) and
+// text that is not a decimal (ErrSyntax).
+func (a *jsonAmount) UnmarshalJSON(b []byte) error {
+	text := b
+	if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
+		text = text[1 : len(text)-1]
+	}
+	if len(text) > MaxNumberLen {
+		return fmt.Errorf("%w: amount %s: more than MaxNumberLen = %d characters", ErrOutOfRange, echo(string(text)), MaxNumberLen)
+	}
+	d := decimal.Decimal(*a)
+	if err := d.UnmarshalJSON(b); err != nil {
+		return fmt.Errorf("%w: amount %s: not a decimal number", ErrSyntax, echo(string(text)))
+	}
+	*a = jsonAmount(d)
+	return nil
+}
 
 // jsonDuration encodes a time.Duration as a Go duration string ("720h0m0s").
 type jsonDuration time.Duration
@@ -15,12 +48,17 @@ type jsonDuration time.Duration
 // MarshalText writes the duration in time.Duration.String form.
 func (d jsonDuration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
 
-// UnmarshalText parses a duration with time.ParseDuration.
+// UnmarshalText parses a Go duration or a number of days, months (730 h) or
+// years (8,760 h) — "30d", "1mo", "3y" — as the provider package reads
+// catalogs in JSON and CSV.
 func (d *jsonDuration) UnmarshalText(b []byte) error {
-	v, err := time.ParseDuration(string(b))
-	if err != nil {
+	v, err := duration.Parse(string(b))
+	switch {
+	case errors.Is(err, duration.ErrRange):
+		return fmt.Errorf("%w: duration %s: %w", ErrOutOfRange, echo(string(b)), err)
+	case err != nil:
 		// time's error quotes the whole input: echo a bounded part instead.
-		return fmt.Errorf("%w: duration %s: not a Go duration such as \"90s\" or \"720h\"", ErrSyntax, echo(string(b)))
+		return fmt.Errorf("%w: duration %s: %w", ErrSyntax, echo(string(b)), err)
 	}
 	*d = jsonDuration(v)
 	return nil

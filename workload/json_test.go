@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/shopspring/decimal"
@@ -133,6 +134,17 @@ func TestReadErrors(t *testing.T) {
 	if _, err := ReadScenario(strings.NewReader(`{"workloads":[{"name":"x","kind":"batch","gpus":0,"workGPUHours":1}]}`)); err == nil ||
 		!strings.Contains(err.Error(), "workloads[0].gpus") {
 		t.Errorf("scenario errors name the workload: %v", err)
+	}
+}
+
+// TestDurationUnits: a workload's durations read as the provider package
+// reads catalogs in JSON and CSV: Go durations and days, months, years.
+func TestDurationUnits(t *testing.T) {
+	for in, want := range map[string]time.Duration{"72h": 72 * time.Hour, "3d": 72 * time.Hour, "1mo": 730 * time.Hour, "1y": 8760 * time.Hour} {
+		w, err := ReadWorkload(strings.NewReader(`{"name":"x","kind":"batch","gpus":1,"workGPUHours":1,"deadline":"` + in + `"}`))
+		if err != nil || w.Deadline != want {
+			t.Errorf("deadline %q: %v, %v; want %v", in, w.Deadline, err, want)
+		}
 	}
 }
 

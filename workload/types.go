@@ -3,6 +3,8 @@ package workload
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/gputco/gputco/internal/vocab"
 )
@@ -227,5 +229,11 @@ func enumParse(names []string, s, what string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: %s %s", ErrUnknownName, what, echo(s))
+	var allowed []string
+	for _, n := range names {
+		if n != "" {
+			allowed = append(allowed, strconv.Quote(n))
+		}
+	}
+	return 0, fmt.Errorf("%w: %s %s (one of %s)", ErrUnknownName, what, echo(s), strings.Join(allowed, ", "))
 }

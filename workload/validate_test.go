@@ -177,6 +177,11 @@ func TestEnumText(t *testing.T) {
 	if _, err := workload.ParseFabric("Infiniband"); !errors.Is(err, workload.ErrUnknownName) {
 		t.Errorf("ParseFabric is case-sensitive; got %v", err)
 	}
+	// An unknown name is reported with the names allowed.
+	want := `(one of "training", "fine-tuning", "inference", "batch", "development")`
+	if _, err := workload.ParseKind("trainin"); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("ParseKind(%q) error = %v, want it to list %s", "trainin", err, want)
+	}
 	if !(workload.Shared < workload.Dedicated && workload.Dedicated < workload.Physical) {
 		t.Error("isolation order")
 	}

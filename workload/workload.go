@@ -7,12 +7,13 @@ import (
 	"sort"
 	"time"
 
+	"github.com/gputco/gputco/internal/gpuspec"
 	"github.com/shopspring/decimal"
 )
 
 // ReferenceModel is the GPU model whose speed factor is 1 by default: one
 // reference GPU-hour is one hour of this GPU.
-const ReferenceModel = "H100 SXM"
+const ReferenceModel = gpuspec.ReferenceModel
 
 // maxMoneyExponent bounds the decimal exponent of money amounts, as the
 // provider package does: far beyond any real amount, far from the exponent
@@ -73,8 +74,9 @@ type Workload struct {
 func (w Workload) IsService() bool { return w.Demand != nil }
 
 // Requirements restrict the offers that can run a workload. The zero value
-// accepts every model of the default speed table on any fabric, isolation and
-// jurisdiction.
+// accepts every model of the default speed table, any isolation and
+// jurisdiction, and any fabric — but a finite job's gang that spans nodes
+// needs one (see Interconnect.Independent).
 type Requirements struct {
 	// MinMemoryGiB is the minimum memory per GPU in GiB; 0 = no minimum.
 	MinMemoryGiB float64
@@ -85,7 +87,8 @@ type Requirements struct {
 	// be finite and > 0.
 	Models map[string]float64
 	// Interconnect is the minimum node-to-node interconnect for a gang that
-	// spans nodes; it does not apply to single-node work.
+	// spans nodes, and whether the gang may span nodes at all; it does not
+	// apply to single-node work, nor to a service's replicas.
 	Interconnect Interconnect
 	// MinIsolation is the weakest acceptable isolation; the zero value, Shared, accepts all.
 	MinIsolation Isolation
@@ -94,8 +97,9 @@ type Requirements struct {
 	Jurisdictions []string
 }
 
-// Interconnect is the minimum interconnect of a multi-node gang. The zero
-// value is no requirement.
+// Interconnect is the minimum interconnect of a finite job's gang. The zero
+// value asks only that a gang spanning nodes has a fabric between them
+// (any but NoFabric): GPUs of one gang talk to each other.
 type Interconnect struct {
 	// Fabric is the slowest acceptable fabric; NoFabric = no requirement.
 	Fabric Fabric
@@ -107,6 +111,14 @@ type Interconnect struct {
 	// Efficiency is the fraction of full speed kept on a slower interconnect,
 	// in (0, 1]; used, and required, only when BelowFabric == Slower.
 	Efficiency float64
+	// Independent says the gang's GPUs do not talk to each other across
+	// nodes (independent shards), so the gang may span nodes that have no
+	// fabric. Without it, such nodes are incompatible, whatever Fabric says.
+	Independent bool
+	// SingleNode says the gang must run within one node.
+	SingleNode bool
+	// NVLink says the GPUs within a node must be linked by NVLink/NVSwitch.
+	NVLink bool
 }
 
 // Interruption is the interruption tolerance of a workload. The zero value
@@ -157,45 +169,32 @@ type Setup struct {
 	EngineerHours float64
 }
 
-// defaultModels lists the default speed table: relative dense BF16 TFLOPS
-// (V100: tensor FP16) against the H100 SXM's 989.
-func defaultModels() []struct {
-	model  string
-	tflops float64
-} {
-	return []struct {
-		model  string
-		tflops float64
-	}{
-		{"H100 SXM", 989},
-		{"H200", 989},
-		{"A100 80GB", 312},
-		{"V100", 125},
-		{"L40S", 362},
-		{"RTX 4090", 165},
-	}
-}
-
-// DefaultSpeedFactors returns a fresh map of the default speed factors: each
-// model's dense BF16 TFLOPS (tensor FP16 for the V100) divided by the H100
-// SXM's 989, so H100 SXM and H200 are 1, A100 80GB ≈ 0.315, V100 ≈ 0.126,
-// L40S ≈ 0.366 and RTX 4090 ≈ 0.167. The caller may modify the map.
+// DefaultSpeedFactors returns a fresh map of the default speed factors of
+// every GPU model the module knows (the table behind
+// provider.KnownGPUs): each model's dense BF16 tensor TFLOPS (tensor FP16
+// for the V100 and T4) divided by the H100 SXM's 989, so H100 SXM and H200
+// are 1, A100 40GB and 80GB ≈ 0.315, V100 ≈ 0.126, L40S ≈ 0.366 and RTX 4090
+// ≈ 0.167. DefaultSpeedBasis says so per model. The caller may modify the map.
 func DefaultSpeedFactors() map[string]float64 {
-	ms := defaultModels()
-	m := make(map[string]float64, len(ms))
-	for _, e := range ms {
-		m[e.model] = e.tflops / 989
+	tab := gpuspec.Table()
+	m := make(map[string]float64, len(tab))
+	for _, s := range tab {
+		m[s.Model] = s.SpeedFactor
 	}
 	return m
 }
 
+// DefaultSpeedBasis returns what the default speed factor of model rests on,
+// e.g. "dense BF16 tensor TFLOPS (vendor datasheet) / 989 of the H100 SXM;
+// compute-bound work only", or "" for a model without a default.
+func DefaultSpeedBasis(model string) string {
+	s, _ := gpuspec.Lookup(model)
+	return s.SpeedBasis
+}
+
 func defaultSpeed(model string) (float64, bool) {
-	for _, e := range defaultModels() {
-		if e.model == model {
-			return e.tflops / 989, true
-		}
-	}
-	return 0, false
+	s, ok := gpuspec.Lookup(model)
+	return s.SpeedFactor, ok
 }
 
 // SpeedFactor returns the speed of model for this workload relative to the
@@ -227,8 +226,9 @@ func (r Requirements) AllowsJurisdiction(j string) bool {
 // problem found, each a *FieldError naming the field (JSON path) and the bad
 // value and wrapping one of the package's sentinels. It never panics and
 // does not modify w. A service's demand curve is checked with the curve's own
-// Validate method if it has one and sampled over the horizon (hourly
-// resolution or finer): NaN, infinite, negative or above-1 demand is an error.
+// Validate method if it has one and sampled over the horizon — over one
+// period when the curve is periodic with a shorter period — at hourly
+// resolution or finer: NaN, infinite, negative or above-1 demand is an error.
 func (w Workload) Validate() error {
 	var errs problemList
 	add := func(err error) {
@@ -285,13 +285,16 @@ func (w Workload) Validate() error {
 
 // validateDemand checks a service's demand curve over the horizon.
 func validateDemand(c Curve, horizon time.Duration) error {
-	if v, ok := c.(interface{ Validate() error }); ok {
-		if err := v.Validate(); err != nil {
-			return errors.Join(prefixErrors("demand", err)...)
-		}
+	if err := validateCurve(c); err != nil {
+		return errors.Join(prefixErrors("demand", err)...)
 	}
-	n := int(math.Ceil(float64(horizon) / float64(time.Hour)))
-	p, err := Sample(c, horizon, min(max(n, 1), MaxSamples))
+	// A periodic curve repeats (At(t+p) == At(t)): one period tells all.
+	span := horizon
+	if per := c.Period(); per > 0 && per < horizon {
+		span = per
+	}
+	n := int(math.Ceil(float64(span) / float64(time.Hour)))
+	p, err := Sample(c, span, min(max(n, 1), MaxSamples))
 	if err != nil {
 		return fieldErr("demand", fmt.Sprintf("%T", c), ErrDemand, err.Error())
 	}

@@ -16,6 +16,9 @@ type (
 		Gbps        float64     `json:"gbps"`
 		BelowFabric BelowFabric `json:"belowFabric"`
 		Efficiency  float64     `json:"efficiency,omitempty"`
+		Independent bool        `json:"independent,omitempty"`
+		SingleNode  bool        `json:"singleNode,omitempty"`
+		NVLink      bool        `json:"nvlink,omitempty"`
 	}
 	requirementsJSON struct {
 		MinMemoryGiB  float64            `json:"minMemoryGiB"`
@@ -51,7 +54,7 @@ type (
 		WorkGPUHours      float64          `json:"workGPUHours"`
 		Horizon           jsonDuration     `json:"horizon"`
 		Deadline          jsonDuration     `json:"deadline"`
-		CostOfDelayPerDay decimal.Decimal  `json:"costOfDelayPerDay"`
+		CostOfDelayPerDay jsonAmount       `json:"costOfDelayPerDay"`
 		Requirements      requirementsJSON `json:"requirements"`
 		Interruption      interruptionJSON `json:"interruption"`
 		Data              dataJSON         `json:"data"`
@@ -68,10 +71,10 @@ func (w Workload) MarshalJSON() ([]byte, error) {
 	v := workloadJSON{
 		Name: w.Name, Kind: w.Kind, GPUs: w.GPUs, WorkGPUHours: w.WorkGPUHours,
 		Horizon: jsonDuration(w.Horizon), Deadline: jsonDuration(w.Deadline),
-		CostOfDelayPerDay: w.CostOfDelayPerDay,
+		CostOfDelayPerDay: jsonAmount(w.CostOfDelayPerDay),
 		Requirements: requirementsJSON{
 			MinMemoryGiB: r.MinMemoryGiB, Models: r.Models,
-			Interconnect: interconnectJSON{r.Interconnect.Fabric, r.Interconnect.Gbps, r.Interconnect.BelowFabric, r.Interconnect.Efficiency},
+			Interconnect: interconnectJSON(r.Interconnect),
 			MinIsolation: r.MinIsolation, Jurisdictions: r.Jurisdictions,
 		},
 		Interruption: interruptionJSON{w.Interruption.Tolerance, jsonDuration(w.Interruption.CheckpointTime),
@@ -110,10 +113,10 @@ func (w *Workload) UnmarshalJSON(data []byte) error {
 	*w = Workload{
 		Name: v.Name, Kind: v.Kind, GPUs: v.GPUs, Demand: demand, WorkGPUHours: v.WorkGPUHours,
 		Horizon: time.Duration(v.Horizon), Deadline: time.Duration(v.Deadline),
-		CostOfDelayPerDay: v.CostOfDelayPerDay,
+		CostOfDelayPerDay: decimal.Decimal(v.CostOfDelayPerDay),
 		Requirements: Requirements{
 			MinMemoryGiB: r.MinMemoryGiB, Models: r.Models,
-			Interconnect: Interconnect{r.Interconnect.Fabric, r.Interconnect.Gbps, r.Interconnect.BelowFabric, r.Interconnect.Efficiency},
+			Interconnect: Interconnect(r.Interconnect),
 			MinIsolation: r.MinIsolation, Jurisdictions: r.Jurisdictions,
 		},
 		Interruption: Interruption{v.Interruption.Tolerance, time.Duration(v.Interruption.CheckpointTime),

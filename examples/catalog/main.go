@@ -14,7 +14,9 @@
 // The price per GPU-hour is provider.Offer.RatePerGPUHour over a 3-year
 // horizon, one node held and fully busy, so that reserved terms and owned
 // hardware compare with pay-as-you-go rates. A catalog dated more than 180
-// days before today draws a warning on standard error.
+// days before today draws a warning on standard error, and so do offers
+// whose own figures are that old (they are marked stale in the table) and
+// GPU models that the module's GPU table does not know.
 package main
 
 import (
@@ -25,6 +27,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -90,15 +93,32 @@ type row struct {
 	model                string
 	rate                 decimal.Decimal
 	asOf                 time.Time
+	stale                bool
 }
 
-// printCatalog writes cat to w as an aligned table, and a one-line warning
-// to warn when the catalog is older than staleAfter at now.
+// printCatalog writes cat to w as an aligned table, and to warn a one-line
+// warning when the catalog is older than staleAfter at now, one when any
+// offer's figures are (those offers are marked stale in the table), and one
+// for each GPU model the GPU table does not know.
 func printCatalog(w, warn io.Writer, cat provider.Catalog, now time.Time) error {
+	stale := make(map[string]bool)
+	var oldest provider.Stale
 	for _, s := range cat.Stale(now, staleAfter) {
-		if s.Offer == "" { // the catalog as a whole; offers carry older source dates by design
+		if s.Offer == "" {
 			fmt.Fprintf(warn, "warning: %s; its prices may be out of date\n", s)
+			continue
 		}
+		stale[s.Offer] = true
+		if s.Age > oldest.Age {
+			oldest = s
+		}
+	}
+	if len(stale) > 0 {
+		fmt.Fprintf(warn, "warning: %d of %d offers have figures older than %d days (marked stale; the oldest: %s); their prices may be out of date\n",
+			len(stale), len(cat.Offers), int(staleAfter/(24*time.Hour)), strings.TrimPrefix(oldest.String(), "provider: "))
+	}
+	for _, m := range cat.UnknownGPUs() {
+		fmt.Fprintf(warn, "warning: GPU model %q is not in the GPU table (provider.KnownGPUs); a workload can use its offers only by naming it with a speed factor\n", m)
 	}
 	rows := make([]row, 0, len(cat.Offers))
 	for _, o := range cat.Offers {
@@ -108,7 +128,7 @@ func printCatalog(w, warn io.Writer, cat provider.Catalog, now time.Time) error 
 		}
 		rows = append(rows, row{
 			id: o.ID, kind: o.Kind.String(), gpus: fmt.Sprintf("%d× %s", o.GPUsPerNode, o.GPU.Model),
-			mode: describe(o.Pricing), model: o.GPU.Model, rate: rate, asOf: o.Source.AsOf,
+			mode: describe(o.Pricing), model: o.GPU.Model, rate: rate, asOf: o.Source.AsOf, stale: stale[o.ID],
 		})
 	}
 	slices.SortStableFunc(rows, func(a, b row) int {
@@ -118,8 +138,15 @@ func printCatalog(w, warn io.Writer, cat provider.Catalog, now time.Time) error 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "OFFER\tKIND\tGPU\tMODE\t$/GPU-H\tAS OF")
 	for _, r := range rows {
+		asOf := r.asOf.Format(time.DateOnly)
+		if r.asOf.IsZero() {
+			asOf = cat.AsOf.Format(time.DateOnly)
+		}
+		if r.stale {
+			asOf += " stale"
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n",
-			r.id, r.kind, r.gpus, r.mode, money(cat.Currency, r.rate), r.asOf.Format(time.DateOnly))
+			r.id, r.kind, r.gpus, r.mode, money(cat.Currency, r.rate), asOf)
 	}
 	return tw.Flush()
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,7 +17,7 @@ import (
 
 var (
 	headerRE = regexp.MustCompile(`^OFFER +KIND +GPU +MODE +\$/GPU-H +AS OF$`)
-	rowRE    = regexp.MustCompile(`^\S+ +\S+ +\d+× .+ +\S+ +\$\d+\.\d{2} +\d{4}-\d{2}-\d{2}$`)
+	rowRE    = regexp.MustCompile(`^\S+ +\S+ +\d+× .+ +\S+ +\$\d+\.\d{2} +\d{4}-\d{2}-\d{2}( stale)?$`)
 )
 
 // today is a fixed "now" shortly after the default catalog's date.
@@ -138,13 +139,77 @@ func TestStaleWarning(t *testing.T) {
 			if err := printCatalog(&out, &warn, cat, tc.now); err != nil {
 				t.Fatal(err)
 			}
-			if got := warn.Len() > 0; got != tc.wantWarn {
-				t.Errorf("warned = %v, want %v (%s); warning: %q", got, tc.wantWarn, tc.reason, warn.String())
+			n := strings.Count(warn.String(), "warning: provider: catalog dated")
+			if got := n > 0; got != tc.wantWarn {
+				t.Errorf("warned about the catalog = %v, want %v (%s); warning: %q", got, tc.wantWarn, tc.reason, warn.String())
 			}
-			if tc.wantWarn && strings.Count(warn.String(), "\n") != 1 {
-				t.Errorf("warning is not one line: %q", warn.String())
+			if n > 1 {
+				t.Errorf("catalog warning repeated: %q", warn.String())
 			}
 		})
+	}
+}
+
+// TestStaleOffers: offers whose own figures are older than 180 days are
+// counted in one warning and marked in the table, however fresh the
+// catalog's date.
+func TestStaleOffers(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, warn bytes.Buffer
+	if err := printCatalog(&out, &warn, cat, cat.AsOf); err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, o := range cat.Offers {
+		if cat.AsOf.Sub(o.Source.AsOf) > staleAfter {
+			want++
+		}
+	}
+	if want == 0 {
+		t.Fatal("no stale offer in the default catalog: the test needs one")
+	}
+	if !strings.Contains(warn.String(), fmt.Sprintf("warning: %d of %d offers have figures older than 180 days", want, len(cat.Offers))) {
+		t.Errorf("no count of %d stale offers in %q", want, warn.String())
+	}
+	if got := strings.Count(out.String(), " stale\n"); got != want {
+		t.Errorf("%d rows marked stale, want %d:\n%s", got, want, out.String())
+	}
+	for i := range cat.Offers {
+		cat.Offers[i].Source.AsOf = cat.AsOf
+	}
+	warn.Reset()
+	if err := printCatalog(&out, &warn, cat, cat.AsOf); err != nil {
+		t.Fatal(err)
+	}
+	if warn.Len() != 0 {
+		t.Errorf("fresh offers: unexpected warning %q", warn.String())
+	}
+}
+
+// TestUnknownGPUWarning: a GPU model the table does not know is reported
+// when the catalog is loaded, not met later as an incompatibility.
+func TestUnknownGPUWarning(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, warn bytes.Buffer
+	if err := printCatalog(&out, &warn, cat, cat.AsOf); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(warn.String(), "GPU model") {
+		t.Errorf("default catalog: unexpected GPU warning %q", warn.String())
+	}
+	cat.Offers[0].GPU.Model = "MI300X"
+	warn.Reset()
+	if err := printCatalog(&out, &warn, cat, cat.AsOf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(warn.String(), `GPU model "MI300X" is not in the GPU table`) {
+		t.Errorf("no warning about the unknown model, got %q", warn.String())
 	}
 }
 

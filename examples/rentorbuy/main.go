@@ -1,8 +1,9 @@
 // Command rentorbuy answers "rent or buy?" for one owned server of the
 // catalog: against every offer that rents the same GPU, it prints the
-// utilization at which owning breaks even (tco.BreakEven, all hidden costs
-// included), the month from which owning has cost less cash, and both totals
-// at the utilization you expect.
+// utilizations at which the cheaper side changes (tco.BreakEven, all hidden
+// costs included) and the ranges of utilization where owning is cheaper, the
+// month from which owning has cost less cash, and both totals at the
+// utilization you expect.
 //
 // By default it compares the embedded catalog's 8×H100 server over 3 years at
 // 60 % utilization:
@@ -28,6 +29,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -55,8 +57,9 @@ type options struct {
 	years, util, rate float64
 }
 
-// run parses args and prints the comparison to w, warnings to warn. now is
-// today's date, for the staleness warning.
+// run parses args and prints the comparison to w, warnings to warn: the
+// catalog, and each offer compared, whose figures are older than staleAfter
+// at now (today's date), and GPU models the GPU table does not know.
 func run(w, warn io.Writer, args []string, now time.Time) error {
 	fs := flag.NewFlagSet("rentorbuy", flag.ContinueOnError)
 	fs.SetOutput(warn)
@@ -82,10 +85,14 @@ func run(w, warn io.Writer, args []string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	for _, s := range cat.Stale(now, staleAfter) {
-		if s.Offer == "" { // the catalog as a whole; offers carry older source dates by design
+	stale := cat.Stale(now, staleAfter)
+	for _, s := range stale {
+		if s.Offer == "" {
 			fmt.Fprintf(warn, "warning: %s; its prices may be out of date\n", s)
 		}
+	}
+	for _, m := range cat.UnknownGPUs() {
+		fmt.Fprintf(warn, "warning: GPU model %q is not in the GPU table (provider.KnownGPUs); its offers have no default speed factor\n", m)
 	}
 	own, ok := cat.Offers.Find(opt.own)
 	if !ok {
@@ -98,7 +105,30 @@ func run(w, warn io.Writer, args []string, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	// Warn about the offers compared whose own figures are old.
+	compared := map[string]bool{own.ID: true}
+	for _, r := range rows {
+		compared[r.offer.ID] = true
+	}
+	var old []string
+	for _, s := range stale {
+		if compared[s.Offer] {
+			old = append(old, fmt.Sprintf("%s (%s)", s.Offer, age(s)))
+		}
+	}
+	if len(old) > 0 {
+		fmt.Fprintf(warn, "warning: %d of the %d offers compared have figures older than %d days: %s; their prices may be out of date\n",
+			len(old), len(compared), int(staleAfter/(24*time.Hour)), strings.Join(old, ", "))
+	}
 	return render(w, cat, own, opt, rows, skipped)
+}
+
+// age is the age of stale figures in days, or "undated".
+func age(s provider.Stale) string {
+	if s.AsOf.IsZero() {
+		return "undated"
+	}
+	return fmt.Sprintf("%s, %d days", s.AsOf.Format(time.DateOnly), int64(s.Age/(24*time.Hour)))
 }
 
 // load returns the catalog at path, or the embedded default for "".
@@ -165,21 +195,28 @@ func compare(cat provider.Catalog, own provider.Offer, opt options) ([]row, []st
 func render(w io.Writer, cat provider.Catalog, own provider.Offer, opt options, rows []row, skipped []string) error {
 	fmt.Fprintf(w, "Rent or buy %d× %s over %g years at %.0f%% utilization (catalog of %s, %s)\n",
 		own.GPUsPerNode, own.GPU.Model, opt.years, opt.util*100, cat.AsOf.Format(time.DateOnly), cat.Currency)
-	fmt.Fprintf(w, "Owning %s: %s total at %.0f%%, hidden costs included\n\n",
+	fmt.Fprintf(w, "Owning %s: %s total at %.0f%%, hidden costs included\n",
 		own.ID, rows[0].owns.PresentValue.StringFixed(0), opt.util*100)
+	for _, l := range rows[0].owns.Lines {
+		if l.Category == provider.Residual {
+			fmt.Fprintf(w, "Credited at the end: %s %s", l.Label, l.Amount.Neg().StringFixed(0))
+			if p, ok := own.Pricing.(provider.Owned); ok && !p.Resale.IsZero() && p.Resale.Estimate {
+				fmt.Fprint(w, " (an estimate)")
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	if own := rows[0].owns; own.Coverage < 1 {
+		fmt.Fprintf(w, "Capacity from month %.1f (lead time and expected stock wait): owning serves only %.1f%% of the horizon;\n"+
+			"the totals price all of it, so rent until then or set a cost of delay\n",
+			own.StartDelay.Hours()/provider.Month.Hours(), own.Coverage*100)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "RENT OFFER\tMODE\t$/GPU-H\tBREAK-EVEN\tOWN CHEAPER FROM\tRENT @%.0f%%\tOWN @%.0f%%\tVERDICT\n", opt.util*100, opt.util*100)
+	fmt.Fprintf(tw, "RENT OFFER\tMODE\t$/GPU-H\tBREAK-EVEN\tOWN CHEAPER AT\tOWN CHEAPER FROM\tRENT @%.0f%%\tOWN @%.0f%%\tVERDICT\n", opt.util*100, opt.util*100)
 	for _, r := range rows {
 		be := r.breakEven
-		var cross string
-		switch be.Outcome {
-		case tco.OwnAlwaysCheaper:
-			cross = "always"
-		case tco.RentAlwaysCheaper:
-			cross = "never"
-		default:
-			cross = fmt.Sprintf("%.1f%%", be.Utilization*100)
-		}
+		cross, where := crossings(be), ownRanges(be)
 		month := "never"
 		if be.Month > 0 {
 			month = fmt.Sprintf("month %d", be.Month)
@@ -188,8 +225,8 @@ func render(w io.Writer, cat provider.Catalog, own provider.Offer, opt options, 
 		if r.owns.PresentValue.LessThan(r.rent.PresentValue) {
 			verdict = "buy"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t$%.2f\t%s\t%s\t%s\t%s\t%s\n", r.offer.ID, r.offer.Pricing.Mode(), r.rate,
-			cross, month, r.rent.PresentValue.StringFixed(0), r.owns.PresentValue.StringFixed(0), verdict)
+		fmt.Fprintf(tw, "%s\t%s\t$%.2f\t%s\t%s\t%s\t%s\t%s\t%s\n", r.offer.ID, r.offer.Pricing.Mode(), r.rate,
+			cross, where, month, r.rent.PresentValue.StringFixed(0), r.owns.PresentValue.StringFixed(0), verdict)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -198,4 +235,42 @@ func render(w io.Writer, cat provider.Catalog, own provider.Offer, opt options, 
 		fmt.Fprintf(w, "skipped %s\n", s)
 	}
 	return nil
+}
+
+// crossings lists the utilizations at which the cheaper side changes, or
+// "none".
+func crossings(be tco.BreakEvenPoint) string {
+	if len(be.Crossings) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(be.Crossings))
+	for i, c := range be.Crossings {
+		parts[i] = fmt.Sprintf("%.1f%%", c.Utilization*100)
+	}
+	return strings.Join(parts, ",")
+}
+
+// ownRanges says at which utilizations owning is cheaper: "always",
+// "never", "≥35.1%", "<90.5%" or "20.0-45.0%" ranges joined by commas.
+func ownRanges(be tco.BreakEvenPoint) string {
+	var parts []string
+	for _, r := range be.Ranges {
+		if r.Cheaper != tco.OwnSide {
+			continue
+		}
+		switch {
+		case r.From == 0 && r.To == 1:
+			return "always"
+		case r.From == 0:
+			parts = append(parts, fmt.Sprintf("<%.1f%%", r.To*100))
+		case r.To == 1:
+			parts = append(parts, fmt.Sprintf(">%.1f%%", r.From*100))
+		default:
+			parts = append(parts, fmt.Sprintf("%.1f-%.1f%%", r.From*100, r.To*100))
+		}
+	}
+	if len(parts) == 0 {
+		return "never"
+	}
+	return strings.Join(parts, ",")
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -30,9 +31,114 @@ func TestRunDefault(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no aws-p5-h100-ondemand row with a crossover in:\n%s", text)
 	}
-	if warn.Len() != 0 {
-		t.Errorf("unexpected warning for a fresh catalog: %s", warn.String())
+	// The cash view credits the server's market resale value, and says so.
+	if !strings.Contains(text, "Credited at the end: resale value at market ") || !strings.Contains(text, "(an estimate)") {
+		t.Errorf("no line saying the market resale value is credited, in:\n%s", text)
 	}
+	// The server's 9-month procurement: the first quarter of the 3 years is
+	// not served by owning.
+	if !strings.Contains(text, "Capacity from month 9.0 (lead time and expected stock wait): owning serves only 75.0% of the horizon") {
+		t.Errorf("no line saying what owning serves, in:\n%s", text)
+	}
+	// The catalog is fresh, but most offers' own figures are not: the AWS
+	// on-demand price dates from June 2025.
+	if w := warn.String(); strings.Contains(w, "catalog dated") ||
+		!strings.Contains(w, "offers compared have figures older than 180 days") ||
+		!strings.Contains(w, "aws-p5-h100-ondemand (2025-06-01, ") {
+		t.Errorf("want a warning about stale offers and none about the catalog, got %q", w)
+	}
+}
+
+// TestRunFreshOffers: offers whose figures are recent draw no warning.
+func TestRunFreshOffers(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range cat.Offers {
+		cat.Offers[i].Source.AsOf = cat.AsOf
+	}
+	path := filepath.Join(t.TempDir(), "fresh.json")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.WriteJSON(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var out, warn bytes.Buffer
+	if err := run(&out, &warn, []string{"-catalog", path}, today); err != nil {
+		t.Fatal(err)
+	}
+	if warn.Len() != 0 {
+		t.Errorf("unexpected warning for fresh offers: %s", warn.String())
+	}
+}
+
+// TestRunVerdictAgreesWithRanges: in every row, the verdict at the expected
+// utilization is "buy" exactly when the utilization lies in a range where
+// owning is cheaper. The AWS 3-year reservation row once read "always" and
+// "never" side by side: owning won at the lowest utilization only.
+func TestRunVerdictAgreesWithRanges(t *testing.T) {
+	for _, util := range []string{"0.3", "0.6", "0.95"} {
+		var out, warn bytes.Buffer
+		if err := run(&out, &warn, []string{"-util", util}, today); err != nil {
+			t.Fatal(err)
+		}
+		u, _ := strconv.ParseFloat(util, 64)
+		rows := regexp.MustCompile(`(?m)^([a-z0-9-]+) +[a-z]+ +\$[0-9.]+ +\S+ +(\S+) +(?:month [0-9]+|never) +[0-9]+ +[0-9]+ +(buy|rent)$`).FindAllStringSubmatch(out.String(), -1)
+		if len(rows) < 5 {
+			t.Fatalf("-util %s: %d rows parsed in:\n%s", util, len(rows), out.String())
+		}
+		for _, m := range rows {
+			if inRanges(t, m[2], u*100) != (m[3] == "buy") {
+				t.Errorf("-util %s: %s: owning cheaper at %s but verdict %s", util, m[1], m[2], m[3])
+			}
+		}
+	}
+}
+
+// inRanges reports whether pct lies in the ranges printed by ownRanges.
+func inRanges(t *testing.T, s string, pct float64) bool {
+	t.Helper()
+	switch s {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	for _, r := range strings.Split(s, ",") {
+		r = strings.TrimSuffix(r, "%")
+		var lo, hi float64
+		switch {
+		case strings.HasPrefix(r, "<"):
+			lo, hi = 0, parse(t, r[1:])
+		case strings.HasPrefix(r, ">"):
+			lo, hi = parse(t, r[1:]), 100
+		default:
+			a, b, ok := strings.Cut(r, "-")
+			if !ok {
+				t.Fatalf("range %q", r)
+			}
+			lo, hi = parse(t, a), parse(t, b)
+		}
+		if pct >= lo && pct <= hi {
+			return true
+		}
+	}
+	return false
+}
+
+func parse(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 func TestRunErrors(t *testing.T) {
@@ -73,7 +179,7 @@ func TestRunStaleWarning(t *testing.T) {
 	if err := run(&out, &warn, nil, cat.AsOf.Add(200*24*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(warn.String(), "out of date") || strings.Count(warn.String(), "\n") != 1 {
-		t.Errorf("want a one-line staleness warning, got %q", warn.String())
+	if strings.Count(warn.String(), "warning: provider: catalog dated") != 1 {
+		t.Errorf("want one staleness warning about the catalog, got %q", warn.String())
 	}
 }

@@ -10,6 +10,8 @@ package vocab
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // ErrUnknownName reports a name or value outside an enumeration. The provider
@@ -23,14 +25,26 @@ type NameError struct {
 	Type string
 	// Value is the bad name (a string) or value (an int).
 	Value any
+	// Allowed are the names of the enumeration.
+	Allowed []string
 }
 
-// Error implements error: `unknown name: Fabric "x"`.
+// Error implements error: `unknown name: Fabric "x" (one of "none", …)`.
 func (e *NameError) Error() string {
+	var msg string
 	if s, ok := e.Value.(string); ok {
-		return fmt.Sprintf("%v: %s %q", ErrUnknownName, e.Type, s)
+		msg = fmt.Sprintf("%v: %s %q", ErrUnknownName, e.Type, s)
+	} else {
+		msg = fmt.Sprintf("%v: %s %v", ErrUnknownName, e.Type, e.Value)
 	}
-	return fmt.Sprintf("%v: %s %v", ErrUnknownName, e.Type, e.Value)
+	if len(e.Allowed) > 0 {
+		quoted := make([]string, len(e.Allowed))
+		for i, n := range e.Allowed {
+			quoted[i] = strconv.Quote(n)
+		}
+		msg += " (one of " + strings.Join(quoted, ", ") + ")"
+	}
+	return msg
 }
 
 // Unwrap returns ErrUnknownName.
@@ -47,7 +61,7 @@ func marshal(names []string, v int, typ string) ([]byte, error) {
 	if v >= 0 && v < len(names) {
 		return []byte(names[v]), nil
 	}
-	return nil, &NameError{Type: typ, Value: v}
+	return nil, &NameError{Type: typ, Value: v, Allowed: names}
 }
 
 func parse(names []string, text []byte, typ string) (int, error) {
@@ -57,7 +71,7 @@ func parse(names []string, text []byte, typ string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, &NameError{Type: typ, Value: s}
+	return 0, &NameError{Type: typ, Value: s, Allowed: names}
 }
 
 // Fabric is the network that connects nodes: what an offer has, and the

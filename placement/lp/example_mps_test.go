@@ -1,10 +1,14 @@
 package lp_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"log"
+	"math"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/gputco/gputco/placement/lp"
 )
@@ -63,13 +67,13 @@ func ExampleWriteMPS() {
 	// Output:
 	// NAME
 	// ROWS
-	//  N OBJ
+	//  N  OBJECTIVE
 	//  G mix
 	// COLUMNS
-	//  x OBJ 1
+	//  x OBJECTIVE 1
 	//  x mix 1
 	//  MARKER 'MARKER' 'INTORG'
-	//  y OBJ -2
+	//  y OBJECTIVE -2
 	//  y mix 1
 	//  MARKER 'MARKER' 'INTEND'
 	// RHS
@@ -80,4 +84,26 @@ func ExampleWriteMPS() {
 	//  UP BND x 4
 	//  UP BND y 3
 	// ENDATA
+}
+
+// ExampleCBC solves a small MILP with an external cbc binary (COIN-OR CBC),
+// when one is installed; the built-in solver is the default.
+func ExampleCBC() {
+	var b lp.Builder
+	b.SetObjective(true, 0) // maximise 3x + 2y
+	x := b.AddIntCol("x", 3, 0, 10)
+	y := b.AddIntCol("y", 2, 0, 10)
+	b.AddRow("budget", -math.Inf(1), 7.5, []int{x, y}, []float64{2, 1})
+	p, err := b.Problem()
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := lp.CBC{}.Solve(context.Background(), p, lp.Options{TimeLimit: 10 * time.Second})
+	if errors.Is(err, lp.ErrSolverUnavailable) {
+		fmt.Println("cbc is not installed")
+		return
+	} else if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Status, res.Objective, res.X)
 }

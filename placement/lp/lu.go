@@ -56,10 +56,25 @@ type luFactor struct {
 	eVal    []float64
 	ePivVal []float64
 
-	// Factor workspace.
-	w     []float64
-	mark  []int32
-	stack []int
+	// Row-wise copy of U: step k's entries in later steps
+	// urStep/urVal[urStart[k]:urStart[k+1]]; uStep is the step of each
+	// U entry's row; posStep maps a basis position to its step.
+	uStep   []int
+	urStart []int
+	urStep  []int
+	urVal   []float64
+	posStep []int
+
+	// Workspace.
+	w       []float64
+	stack   []int
+	stackIt []int
+	post    []int
+	seeds   []int
+	fill    []int
+	visit   []int32
+	stamp   int32
+	ws      *svec
 }
 
 const (
@@ -107,10 +122,8 @@ func (f *luFactor) factor(m int, col columnFunc) (singPos, singRow []int) {
 	f.resetEtas()
 	if cap(f.w) < m {
 		f.w = make([]float64, m)
-		f.mark = make([]int32, m)
 	}
 	f.w = f.w[:m]
-	f.mark = f.mark[:m]
 	for i := range m {
 		f.rowStep[i] = -1
 		f.lOfRow[i] = -1
@@ -277,6 +290,11 @@ func (f *luFactor) factor(m int, col columnFunc) (singPos, singRow []int) {
 			f.addStep(singRow[k], q, 1)
 		}
 	}
+	f.posStep = resizeInts(f.posStep, m)
+	for k, q := range f.pivPos {
+		f.posStep[q] = k
+	}
+	f.buildTranspose()
 	return singPos, singRow
 }
 
@@ -314,10 +332,109 @@ func (f *luFactor) update(r int, alpha *svec) {
 	f.eStart = append(f.eStart, len(f.eIdx))
 }
 
+// hyperDensity is the density of a right-hand side below which the
+// triangular solves with U find their reach by depth-first search instead
+// of a pass over all pivots.
+const hyperDensity = 0.05
+
+// buildTranspose builds the row-wise copy of U (by pivot step) and the step
+// of each U entry, used by the sparse solves.
+func (f *luFactor) buildTranspose() {
+	m := f.m
+	f.uStep = resizeInts(f.uStep, len(f.uIdx))
+	for t, i := range f.uIdx {
+		f.uStep[t] = f.rowStep[i]
+	}
+	f.urStart = resizeInts(f.urStart, m+1)
+	clear(f.urStart)
+	for _, k := range f.uStep {
+		f.urStart[k+1]++
+	}
+	for k := 0; k < m; k++ {
+		f.urStart[k+1] += f.urStart[k]
+	}
+	f.urStep = resizeInts(f.urStep, len(f.uIdx))
+	if cap(f.urVal) < len(f.uIdx) {
+		f.urVal = make([]float64, len(f.uIdx))
+	}
+	f.urVal = f.urVal[:len(f.uIdx)]
+	fill := append(resizeInts(f.fill, 0), f.urStart[:m]...)
+	for l := 0; l < m; l++ {
+		for t := f.uStart[l]; t < f.uStart[l+1]; t++ {
+			k := f.uStep[t]
+			f.urStep[fill[k]] = l
+			f.urVal[fill[k]] = f.uVal[t]
+			fill[k]++
+		}
+	}
+	f.fill = fill
+	if cap(f.visit) < m {
+		f.visit = make([]int32, m)
+	}
+	f.visit = f.visit[:m]
+	clear(f.visit)
+	f.stamp = 0
+	if f.ws == nil || len(f.ws.val) != m {
+		f.ws = newSvec(m)
+	}
+}
+
+// reach returns the pivot steps reachable from the steps in seeds through
+// the graph adj (step k → steps adjStep[adjStart[k]:adjStart[k+1]]), in
+// topological order (a step before every step it reaches).
+func (f *luFactor) reach(seeds []int, adjStart, adjStep []int) []int {
+	f.stamp++
+	if f.stamp == math.MaxInt32 {
+		clear(f.visit)
+		f.stamp = 1
+	}
+	st := f.stamp
+	post := f.post[:0]
+	stack, it := f.stack[:0], f.stackIt[:0]
+	for _, k0 := range seeds {
+		if f.visit[k0] == st {
+			continue
+		}
+		f.visit[k0] = st
+		stack = append(stack, k0)
+		it = append(it, adjStart[k0])
+		for len(stack) > 0 {
+			top := len(stack) - 1
+			k := stack[top]
+			pushed := false
+			for p := it[top]; p < adjStart[k+1]; p++ {
+				c := adjStep[p]
+				if f.visit[c] != st {
+					it[top] = p + 1
+					f.visit[c] = st
+					stack = append(stack, c)
+					it = append(it, adjStart[c])
+					pushed = true
+					break
+				}
+			}
+			if !pushed {
+				stack = stack[:top]
+				it = it[:top]
+				post = append(post, k)
+			}
+		}
+	}
+	f.stack, f.stackIt = stack[:0], it[:0]
+	// Reverse post-order is topological.
+	for i, j := 0, len(post)-1; i < j; i, j = i+1, j-1 {
+		post[i], post[j] = post[j], post[i]
+	}
+	f.post = post
+	return post
+}
+
 // ftran solves B·x = b. On entry v holds b indexed by row; on return it
-// holds x indexed by basis position. v's index list is maintained.
-func (f *luFactor) ftran(v *svec, tmp *svec) {
-	b := v.val
+// holds x indexed by basis position.
+func (f *luFactor) ftran(v *svec) {
+	*v, *f.ws = *f.ws, *v
+	in, out := f.ws, v // in: row space, consumed; out: position space
+	b := in.val
 	// L etas.
 	for e, p := range f.lPiv {
 		x := b[p]
@@ -325,115 +442,166 @@ func (f *luFactor) ftran(v *svec, tmp *svec) {
 			continue
 		}
 		for k := f.lStart[e]; k < f.lStart[e+1]; k++ {
-			b[f.lIdx[k]] -= f.lVal[k] * x
+			i := f.lIdx[k]
+			in.add(i)
+			b[i] -= f.lVal[k] * x
 		}
 	}
-	// U backward, result by position into tmp.
-	out := tmp.val
-	for k := f.m - 1; k >= 0; k-- {
-		p := f.pivRow[k]
-		x := b[p]
-		if x == 0 {
-			continue
+	// U backward.
+	if float64(in.n) < hyperDensity*float64(f.m) {
+		seeds := f.seeds[:0]
+		for _, i := range in.idx[:in.n] {
+			seeds = append(seeds, f.rowStep[i])
 		}
-		b[p] = 0
-		x /= f.uDiag[k]
-		out[f.pivPos[k]] = x
-		for t := f.uStart[k]; t < f.uStart[k+1]; t++ {
-			b[f.uIdx[t]] -= f.uVal[t] * x
+		f.seeds = seeds
+		// U column k reaches the steps of its rows.
+		for _, k := range f.reach(seeds, f.uStart, f.uStep) {
+			f.ftranStep(k, b, out)
+		}
+	} else {
+		for k := f.m - 1; k >= 0; k-- {
+			f.ftranStep(k, b, out)
 		}
 	}
+	in.clear()
 	// Product-form etas.
+	o := out.val
 	for e, r := range f.ePos {
-		x := out[r]
+		x := o[r]
 		if x == 0 {
 			continue
 		}
 		x /= f.ePivVal[e]
-		out[r] = x
+		o[r] = x
 		for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
-			out[f.eIdx[k]] -= f.eVal[k] * x
+			i := f.eIdx[k]
+			out.add(i)
+			o[i] -= f.eVal[k] * x
 		}
 	}
-	v.val, tmp.val = out, b
-	v.reindex()
+}
+
+func (f *luFactor) ftranStep(k int, b []float64, out *svec) {
+	p := f.pivRow[k]
+	x := b[p]
+	if x == 0 {
+		return
+	}
+	b[p] = 0
+	x /= f.uDiag[k]
+	q := f.pivPos[k]
+	out.add(q)
+	out.val[q] = x
+	for t := f.uStart[k]; t < f.uStart[k+1]; t++ {
+		b[f.uIdx[t]] -= f.uVal[t] * x
+	}
 }
 
 // btran solves Bᵀ·y = c. On entry v holds c indexed by basis position; on
 // return y indexed by row.
-func (f *luFactor) btran(v *svec, tmp *svec) {
-	c := v.val
+func (f *luFactor) btran(v *svec) {
+	*v, *f.ws = *f.ws, *v
+	in, out := f.ws, v
+	c := in.val
 	for e := len(f.ePos) - 1; e >= 0; e-- {
 		r := f.ePos[e]
 		s := c[r]
 		for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
 			s -= f.eVal[k] * c[f.eIdx[k]]
 		}
-		c[r] = s / f.ePivVal[e]
-	}
-	out := tmp.val
-	for k := 0; k < f.m; k++ {
-		q := f.pivPos[k]
-		s := c[q]
-		c[q] = 0
-		for t := f.uStart[k]; t < f.uStart[k+1]; t++ {
-			s -= f.uVal[t] * out[f.uIdx[t]]
+		if s != c[r] {
+			in.add(r)
+			c[r] = s / f.ePivVal[e]
+		} else if s != 0 {
+			c[r] = s / f.ePivVal[e]
 		}
-		if s != 0 {
-			s /= f.uDiag[k]
-		}
-		out[f.pivRow[k]] = s
 	}
+	// Uᵀ forward: step k's value feeds the later steps of U's row p_k.
+	if float64(in.n) < hyperDensity*float64(f.m) {
+		seeds := f.seeds[:0]
+		for _, q := range in.idx[:in.n] {
+			seeds = append(seeds, f.posStep[q])
+		}
+		f.seeds = seeds
+		for _, k := range f.reach(seeds, f.urStart, f.urStep) {
+			f.btranStep(k, c, out)
+		}
+	} else {
+		for k := 0; k < f.m; k++ {
+			f.btranStep(k, c, out)
+		}
+	}
+	in.clear()
+	// Lᵀ: the L etas in reverse.
+	o := out.val
 	for e := len(f.lPiv) - 1; e >= 0; e-- {
 		p := f.lPiv[e]
-		s := out[p]
+		s := o[p]
 		for k := f.lStart[e]; k < f.lStart[e+1]; k++ {
-			s -= f.lVal[k] * out[f.lIdx[k]]
+			s -= f.lVal[k] * o[f.lIdx[k]]
 		}
-		out[p] = s
+		if s != o[p] {
+			out.add(p)
+			o[p] = s
+		}
 	}
-	v.val, tmp.val = out, c
-	v.reindex()
 }
 
-// svec is a vector of length m stored densely with a list of the indices
-// that may be non-zero (idx[:n]).
+func (f *luFactor) btranStep(k int, c []float64, out *svec) {
+	q := f.pivPos[k]
+	x := c[q]
+	if x == 0 {
+		return
+	}
+	c[q] = 0
+	x /= f.uDiag[k]
+	p := f.pivRow[k]
+	out.add(p)
+	out.val[p] = x
+	for t := f.urStart[k]; t < f.urStart[k+1]; t++ {
+		c[f.pivPos[f.urStep[t]]] -= f.urVal[t] * x
+	}
+}
+
+// svec is a vector of length m stored densely with the list idx[:n] of the
+// entries that may be non-zero (each once).
 type svec struct {
 	val []float64
 	idx []int
+	in  []bool
 	n   int
 }
 
-func newSvec(m int) *svec { return &svec{val: make([]float64, m), idx: make([]int, m)} }
+func newSvec(m int) *svec {
+	return &svec{val: make([]float64, m), idx: make([]int, m), in: make([]bool, m)}
+}
+
+// add puts i on the index list if it is not there.
+func (v *svec) add(i int) {
+	if !v.in[i] {
+		v.in[i] = true
+		v.idx[v.n] = i
+		v.n++
+	}
+}
+
+// set sets entry i to x and lists it.
+func (v *svec) set(i int, x float64) {
+	v.add(i)
+	v.val[i] = x
+}
 
 // clear zeroes the vector.
 func (v *svec) clear() {
-	if v.n*4 > len(v.val) {
-		clear(v.val)
-	} else {
-		for _, i := range v.idx[:v.n] {
-			v.val[i] = 0
-		}
+	for _, i := range v.idx[:v.n] {
+		v.val[i] = 0
+		v.in[i] = false
 	}
 	v.n = 0
 }
 
-// reindex rebuilds the index list from the values, zeroing negligible
-// entries.
-func (v *svec) reindex() {
-	n := 0
-	for i, x := range v.val {
-		if x != 0 {
-			if math.Abs(x) < 1e-14 {
-				v.val[i] = 0
-				continue
-			}
-			v.idx[n] = i
-			n++
-		}
-	}
-	v.n = n
-}
+// nonzeros returns the listed indices.
+func (v *svec) nonzeros() []int { return v.idx[:v.n] }
 
 func resizeInts(s []int, n int) []int {
 	if cap(s) < n {

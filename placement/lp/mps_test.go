@@ -413,12 +413,12 @@ func TestMPSRoundTripTestdata(t *testing.T) {
 
 func TestWriteMPSNames(t *testing.T) {
 	var b Builder
-	b.AddCol("", 1, 0, 1)                                 // no name: C0
-	b.AddCol("C0", 1, -inf, inf)                          // the name C0 is taken by an original: kept
-	b.AddCol("a b", 1, 0, 2)                              // space: C2
-	b.AddCol("C0", 1, 0, 3)                               // duplicate: C3
-	b.AddRow("OBJ", 1, inf, []int{0, 1}, []float64{1, 1}) // objective becomes OBJ_1
-	b.AddRow("OBJ", -1, 1, []int{2, 3}, []float64{1, 1})  // duplicate row: R1
+	b.AddCol("", 1, 0, 1)                                       // no name: C0
+	b.AddCol("C0", 1, -inf, inf)                                // the name C0 is taken by an original: kept
+	b.AddCol("a b", 1, 0, 2)                                    // space: C2
+	b.AddCol("C0", 1, 0, 3)                                     // duplicate: C3
+	b.AddRow("OBJECTIVE", 1, inf, []int{0, 1}, []float64{1, 1}) // objective becomes OBJECTIVE_1
+	b.AddRow("OBJECTIVE", -1, 1, []int{2, 3}, []float64{1, 1})  // duplicate row: R1
 	p, err := b.Problem()
 	if err != nil {
 		t.Fatal(err)
@@ -431,11 +431,11 @@ func TestWriteMPSNames(t *testing.T) {
 	if d := cmp.Diff([]string{"C0_1", "C0", "C2", "C3"}, q.ColNames); d != "" {
 		t.Errorf("column names (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]string{"OBJ", "R1"}, q.RowNames); d != "" {
+	if d := cmp.Diff([]string{"OBJECTIVE", "R1"}, q.RowNames); d != "" {
 		t.Errorf("row names (-want +got):\n%s", d)
 	}
-	if !strings.Contains(buf.String(), " N OBJ_1\n") {
-		t.Errorf("objective row not renamed OBJ_1:\n%s", buf.String())
+	if !strings.Contains(buf.String(), " N  OBJECTIVE_1\n") {
+		t.Errorf("objective row not named OBJECTIVE_1:\n%s", buf.String())
 	}
 	q.ColNames, q.RowNames = p.ColNames, p.RowNames
 	if d := cmp.Diff(p, q); d != "" {

@@ -15,7 +15,8 @@ import (
 // for free MPS (see safeMPSName: non-empty, at most MaxMPSNameBytes, no
 // white space or control characters, not 'MARKER') and unique; others are
 // replaced by generated names C<j> or R<i> (with a suffix if taken). The
-// objective row is named OBJ (or a free variant). Integer columns are
+// objective row is named OBJECTIVE (or a free variant), which also keeps
+// CBC's reader from splitting fields at fixed columns. Integer columns are
 // written between markers and always with explicit bounds, so that readers
 // whose default for them differs agree. Free rows are written as N rows
 // after the objective. Explicit zeros of the matrix are not written.
@@ -35,7 +36,11 @@ func WriteMPS(w io.Writer, p *Problem) error {
 	for _, r := range rows {
 		taken[r] = true
 	}
-	obj := freeName("OBJ", taken)
+	// The objective row's name, at least 9 bytes long and written from
+	// column 5, switches CBC's reader out of its fixed-format field
+	// splitting for the whole file (CoinMpsIO takes 8 columns from column 5
+	// while it believes a file is fixed).
+	obj := freeName("OBJECTIVE", taken)
 
 	name := strings.Map(func(r rune) rune {
 		if r < ' ' || r == 0x7f {
@@ -52,7 +57,7 @@ func WriteMPS(w io.Writer, p *Problem) error {
 		bw.WriteString("OBJSENSE\n    MAX\n")
 	}
 	bw.WriteString("ROWS\n")
-	fmt.Fprintf(bw, " N %s\n", obj)
+	fmt.Fprintf(bw, " N  %s\n", obj)
 	for i := range rows {
 		kind, _, _ := mpsRow(p.RowLower[i], p.RowUpper[i])
 		fmt.Fprintf(bw, " %c %s\n", kind, rows[i])

@@ -80,6 +80,7 @@ func (s *simplex) primalPhase2() outcome {
 			// The entering variable reaches its other bound first.
 			for _, i := range s.col.idx[:s.col.n] {
 				s.x[s.head[i]] -= dir * flip * s.col.val[i]
+				s.touch(i)
 			}
 			if s.state[q] == atLower {
 				s.state[q], s.x[q] = atUpper, s.upper[q]
@@ -101,6 +102,7 @@ func (s *simplex) primalPhase2() outcome {
 		}
 		for _, i := range s.col.idx[:s.col.n] {
 			s.x[s.head[i]] -= dir * theta * s.col.val[i]
+			s.touch(i)
 		}
 		s.x[q] += dir * theta
 		if toLower {
@@ -125,6 +127,7 @@ func (s *simplex) primalPhase2() outcome {
 		s.d[lv] = -thetaD
 		s.dse[r] = 1
 		s.lu.update(r, s.col)
+		s.touch(r)
 		s.iters++
 	}
 }

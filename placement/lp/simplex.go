@@ -71,16 +71,16 @@ type simplex struct {
 	y     []float64 // row duals of the last computeDual
 	dse   []float64 // dual steepest-edge weights by position
 
-	lu                       luFactor
-	factored                 bool
-	col, row, tau, tmp, fvec *svec
-	alpha                    []float64 // pricing row over all variables
-	alphaIdx                 []int
-	alphaMark                []bool
-	cands                    []ratioCand
-	flips                    []int
-	unitIdx                  []int
-	one                      []float64
+	lu                  luFactor
+	factored            bool
+	col, row, tau, fvec *svec
+	alpha               []float64 // pricing row over all variables
+	alphaIdx            []int
+	alphaMark           []bool
+	cands               []ratioCand
+	flips               []int
+	unitIdx             []int
+	one                 []float64
 
 	// Limits and reporting.
 	ctx       context.Context
@@ -105,6 +105,8 @@ type simplex struct {
 	lastStatus outcome
 	trace      func(format string, args ...any)
 	tolP, tolD float64 // current feasibility tolerances
+	infList    []int   // positions that may be primal infeasible (dual simplex)
+	infIn      []bool
 }
 
 // ratioCand is a breakpoint of the dual ratio test.
@@ -124,10 +126,10 @@ func newSimplex(m, n int) *simplex {
 		head: make([]int, m), pos: make([]int, nt), state: make([]varState, nt),
 		x: make([]float64, nt), d: make([]float64, nt), y: make([]float64, m),
 		dse: make([]float64, m),
-		col: newSvec(m), row: newSvec(m), tau: newSvec(m), tmp: newSvec(m), fvec: newSvec(m),
+		col: newSvec(m), row: newSvec(m), tau: newSvec(m), fvec: newSvec(m),
 		alpha: make([]float64, nt), alphaMark: make([]bool, nt),
 		unitIdx: make([]int, m), one: []float64{1},
-		rng: 0x9e3779b97f4a7c15, tolP: primalTol, tolD: dualTol,
+		rng: 0x9e3779b97f4a7c15, infIn: make([]bool, m), tolP: primalTol, tolD: dualTol,
 	}
 	for i := range m {
 		s.unitIdx[i] = i
@@ -243,18 +245,20 @@ func (s *simplex) computePrimal() {
 		}
 		if j < s.n {
 			for k := s.aStart[j]; k < s.aStart[j+1]; k++ {
+				v.add(s.aIndex[k])
 				b[s.aIndex[k]] -= s.aValue[k] * xj
 			}
 		} else {
+			v.add(j - s.n)
 			b[j-s.n] -= xj
 		}
 	}
-	v.reindex()
-	s.lu.ftran(v, s.tmp)
+	s.lu.ftran(v)
 	for i, h := range s.head {
 		s.x[h] = v.val[i]
 	}
 	v.clear()
+	s.resetInfeasible()
 }
 
 // computeDual sets y = B⁻ᵀ·work_B and the reduced costs d = work − Aᵀy.
@@ -262,10 +266,11 @@ func (s *simplex) computeDual() {
 	v := s.row
 	v.clear()
 	for i, h := range s.head {
-		v.val[i] = s.work[h]
+		if s.work[h] != 0 {
+			v.set(i, s.work[h])
+		}
 	}
-	v.reindex()
-	s.lu.btran(v, s.tmp)
+	s.lu.btran(v)
 	copy(s.y, v.val)
 	v.clear()
 	for j := 0; j < s.n; j++ {
@@ -390,10 +395,14 @@ func (s *simplex) workObjective() float64 {
 }
 
 // chuzr chooses the leaving row of the dual simplex: the basic variable
-// with the largest squared infeasibility over its steepest-edge weight.
+// with the largest squared infeasibility over its steepest-edge weight
+// (ties: the lowest position). It scans only the positions listed as
+// possibly infeasible and drops those found feasible.
 func (s *simplex) chuzr() int {
 	best, r := 0.0, -1
-	for i, v := range s.head {
+	k := 0
+	for _, i := range s.infList {
+		v := s.head[i]
 		xv := s.x[v]
 		var inf float64
 		if xv < s.lower[v]-s.tolP {
@@ -401,23 +410,42 @@ func (s *simplex) chuzr() int {
 		} else if xv > s.upper[v]+s.tolP {
 			inf = xv - s.upper[v]
 		} else {
+			s.infIn[i] = false
 			continue
 		}
-		if score := inf * inf / s.dse[i]; score > best {
+		s.infList[k] = i
+		k++
+		if score := inf * inf / s.dse[i]; score > best || (score == best && i < r) {
 			best, r = score, i
 		}
 	}
+	s.infList = s.infList[:k]
 	return r
+}
+
+// touch lists position i as possibly infeasible after its value changed.
+func (s *simplex) touch(i int) {
+	if !s.infIn[i] {
+		s.infIn[i] = true
+		s.infList = append(s.infList, i)
+	}
+}
+
+// resetInfeasible lists every position, for chuzr to sift.
+func (s *simplex) resetInfeasible() {
+	s.infList = s.infList[:0]
+	for i := 0; i < s.m; i++ {
+		s.infIn[i] = true
+		s.infList = append(s.infList, i)
+	}
 }
 
 // btranUnit sets s.row to row r of B⁻¹ (by row index).
 func (s *simplex) btranUnit(r int) {
 	v := s.row
 	v.clear()
-	v.val[r] = 1
-	v.idx[0] = r
-	v.n = 1
-	s.lu.btran(v, s.tmp)
+	v.set(r, 1)
+	s.lu.btran(v)
 }
 
 // ftranColumn sets s.col to B⁻¹·a_q (by position).
@@ -426,10 +454,9 @@ func (s *simplex) ftranColumn(q int) {
 	v.clear()
 	idx, val := s.column(q)
 	for k, i := range idx {
-		v.val[i] = val[k]
+		v.set(i, val[k])
 	}
-	v.reindex()
-	s.lu.ftran(v, s.tmp)
+	s.lu.ftran(v)
 }
 
 // price computes α_j = ρᵀa_j for the non-basic variables, ρ = s.row,
@@ -626,9 +653,10 @@ func (s *simplex) dualPhase2() outcome {
 			wr += s.row.val[i] * s.row.val[i]
 		}
 		s.tau.clear()
-		copy(s.tau.val, s.row.val)
-		s.tau.reindex()
-		s.lu.ftran(s.tau, s.tmp)
+		for _, i := range s.row.nonzeros() {
+			s.tau.set(i, s.row.val[i])
+		}
+		s.lu.ftran(s.tau)
 
 		for _, j := range s.alphaIdx {
 			s.d[j] -= thetaD * sign * s.alpha[j]
@@ -642,6 +670,7 @@ func (s *simplex) dualPhase2() outcome {
 		thetaP := (s.x[lv] - target) / ac
 		for _, i := range s.col.idx[:s.col.n] {
 			s.x[s.head[i]] -= thetaP * s.col.val[i]
+			s.touch(i)
 		}
 		s.x[q] += thetaP
 		s.x[lv] = target
@@ -666,6 +695,7 @@ func (s *simplex) dualPhase2() outcome {
 		}
 		s.d[lv] = -sign * thetaD
 		s.lu.update(r, s.col)
+		s.touch(r)
 		s.iters++
 	}
 }
@@ -687,16 +717,18 @@ func (s *simplex) applyFlips() {
 		}
 		if j < s.n {
 			for k := s.aStart[j]; k < s.aStart[j+1]; k++ {
+				rhs.add(s.aIndex[k])
 				rhs.val[s.aIndex[k]] -= s.aValue[k] * dx
 			}
 		} else {
+			rhs.add(j - s.n)
 			rhs.val[j-s.n] -= dx
 		}
 	}
-	rhs.reindex()
-	s.lu.ftran(rhs, s.tmp)
+	s.lu.ftran(rhs)
 	for _, i := range rhs.idx[:rhs.n] {
 		s.x[s.head[i]] += rhs.val[i]
+		s.touch(i)
 	}
 	rhs.clear()
 }

@@ -21,8 +21,8 @@ import (
 // Cancelled and ctx's error. The solve is deterministic: the same problem
 // and options give the same Result (Elapsed aside).
 //
-// Mixed-integer problems (p.IsMIP) are not solved by this function yet:
-// it returns an error wrapping ErrUnsupported for them.
+// Mixed-integer problems (p.IsMIP) are solved by branch-and-bound; see
+// solveMIP in mip.go for what their Result holds.
 func Solve(ctx context.Context, p *Problem, opt Options) (Result, error) {
 	start := time.Now()
 	if err := p.Validate(); err != nil {
@@ -32,7 +32,7 @@ func Solve(ctx context.Context, p *Problem, opt Options) (Result, error) {
 		return Result{}, err
 	}
 	if p.IsMIP() {
-		return Result{}, fmt.Errorf("%w: mixed-integer problems need branch and bound", ErrUnsupported)
+		return solveMIP(ctx, p, opt, start)
 	}
 	mdl, err := newLPModel(p)
 	if err != nil {

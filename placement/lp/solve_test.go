@@ -137,8 +137,8 @@ func TestSolveRejectsBadBasisAndMIP(t *testing.T) {
 	}
 	b.AddIntCol("z", 1, 0, 3)
 	q, _ := b.Problem()
-	if _, err := Solve(context.Background(), q, Options{}); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("MIP: err = %v, want ErrUnsupported", err)
+	if _, err := Solve(context.Background(), q, Options{Basis: bad[0]}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("MIP with a bad basis: err = %v, want ErrInvalid", err)
 	}
 	if _, err := Solve(context.Background(), p, Options{TimeLimit: -time.Second}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("negative time limit: err = %v", err)

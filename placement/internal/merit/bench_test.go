@@ -1,6 +1,7 @@
 package merit
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -30,7 +31,7 @@ func benchSolve(b *testing.B, t, k int, limits bool) {
 
 func benchNodes(b *testing.B, t, k int, sizes []float64) {
 	p := withNodes(benchInstance(t, k, 1, true), 1, sizes)
-	loop(b, func() error { _, err := SolveNodes(p, NodeOptions{}); return err })
+	loop(b, func() error { _, err := SolveNodes(context.Background(), p, NodeOptions{}); return err })
 }
 
 func benchScreen(b *testing.B, t, k int) {
@@ -38,33 +39,46 @@ func benchScreen(b *testing.B, t, k int) {
 	loop(b, func() error { _, err := Screen(p); return err })
 }
 
-// benchCLP times CLP's dual simplex on the full LP file of the same
-// instance (process start and parsing included) and reports its ratio to
-// the DP's time measured in the same run.
-func benchCLP(b *testing.B, t, k int) {
-	clp := clpPath(b)
+// benchCOIN times CLP's dual simplex, or CBC, on the full LP file of the
+// same instance (process start and parsing included) and reports the
+// ratios of its wall and CPU time to the DP's, measured in the same run.
+func benchCOIN(b *testing.B, t, k int, useCBC bool) {
+	bin, args := clpPath(b), []string{"-dualsimplex", "-solution"}
+	if useCBC {
+		bin, args = cbcPath(b), []string{"solve", "solution"}
+	}
 	p := benchInstance(t, k, 1, true)
 	path := filepath.Join(b.TempDir(), fmt.Sprintf("t%d_k%d.lp", t, k))
 	coef := writeLP(b, p, path)
 	const runs = 20
+	cpu0, _ := processCPU()
 	start := time.Now()
 	for range runs {
 		if _, err := Solve(p); err != nil {
 			b.Fatal(err)
 		}
 	}
-	dp := time.Since(start) / runs
+	dpWall := time.Since(start) / runs
+	cpu1, _ := processCPU()
+	dpCPU := (cpu1 - cpu0) / runs
 	s, _ := Solve(p)
-	var wall time.Duration
+	var wall, cpu time.Duration
 	for b.Loop() {
-		_, obj, w := runCLP(b, clp, path, coef)
+		_, obj, w, c := runCOIN(b, path, coef, bin, append([]string{path}, append(args, path+".sol")...)...)
 		wall += w
+		cpu += c
 		if !relClose(obj, s.CostTotal, 1e-6) {
-			b.Fatalf("clp %.12g, DP %.12g", obj, s.CostTotal)
+			b.Fatalf("%s %.12g, DP %.12g", bin, obj, s.CostTotal)
 		}
 	}
-	b.ReportMetric(float64(dp.Nanoseconds())/1e6, "dp-ms")
-	b.ReportMetric(float64(wall.Nanoseconds())/float64(b.N)/float64(dp.Nanoseconds()), "clp/dp")
+	n := float64(b.N)
+	b.ReportMetric(float64(dpWall.Nanoseconds())/1e6, "dp-ms")
+	b.ReportMetric(float64(dpCPU.Nanoseconds())/1e6, "dp-cpu-ms")
+	b.ReportMetric(float64(cpu.Nanoseconds())/n/1e6, "solver-cpu-ms")
+	b.ReportMetric(float64(wall.Nanoseconds())/n/float64(dpWall.Nanoseconds()), "wall-ratio")
+	if dpCPU > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/n/float64(dpCPU.Nanoseconds()), "cpu-ratio")
+	}
 }
 
 func BenchmarkSolve24x5(b *testing.B)            { benchSolve(b, 24, 5, true) }
@@ -75,5 +89,26 @@ func BenchmarkSolve720x200NoLimits(b *testing.B) { benchSolve(b, 720, 200, false
 func BenchmarkNodes720x200(b *testing.B)         { benchNodes(b, 720, 200, []float64{8}) }
 func BenchmarkNodesMixed720x200(b *testing.B)    { benchNodes(b, 720, 200, []float64{4, 8}) }
 func BenchmarkScreen720x200(b *testing.B)        { benchScreen(b, 720, 200) }
-func BenchmarkCLP168x50(b *testing.B)            { benchCLP(b, 168, 50) }
-func BenchmarkCLP720x200(b *testing.B)           { benchCLP(b, 720, 200) }
+func BenchmarkCLP168x50(b *testing.B)            { benchCOIN(b, 168, 50, false) }
+func BenchmarkCLP720x200(b *testing.B)           { benchCOIN(b, 720, 200, false) }
+func BenchmarkCBC720x200(b *testing.B)           { benchCOIN(b, 720, 200, true) }
+
+// BenchmarkStockSavings720x200: the exact saving of one more 8-GPU node of
+// every offer's stock, after one Solve; reports how many re-solves it took.
+func BenchmarkStockSavings720x200(b *testing.B) {
+	p := benchInstance(720, 200, 1, true)
+	s, err := Solve(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	extra := make([]float64, len(p.Offers))
+	resolves := 0
+	for k := range extra {
+		extra[k] = 8
+		if s.StockValue[k] > 0 {
+			resolves++
+		}
+	}
+	loop(b, func() error { _, err := StockSavings(p, s, extra); return err })
+	b.ReportMetric(float64(resolves), "resolves")
+}

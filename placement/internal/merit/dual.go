@@ -89,6 +89,7 @@ func (pl *pool) duals(x []float64, s *Solution) {
 		}
 		rate[j] = math.Max(0, (price[j]-price[j+1])/(durations[j]-below))
 	}
+	s.LayerPrice = price[:m:m]
 	d := pl.p.DemandGPUs
 	s.SlicePrice = make([]float64, len(d))
 	for t, dt := range d {

@@ -183,6 +183,19 @@ func checkDuals(tb fataler, p Problem, s Solution) {
 			tb.Fatalf("offer %d: dual infeasible: Σ(p−vΔ)⁺ = %g > F + μ = %g", k, rent, o.FixedPerGPU+mu)
 		}
 	}
+	// Layer prices are the sums of the slice prices at or above each level.
+	ldc := NewLoadDuration(p)
+	for i, level := range ldc.LevelGPUs {
+		sum := 0.0
+		for t, d := range p.DemandGPUs {
+			if d >= level {
+				sum += s.SlicePrice[t]
+			}
+		}
+		if math.Abs(sum-s.LayerPrice[i]) > 1e-9*math.Max(1, sum) {
+			tb.Fatalf("LayerPrice[%d] = %g, slice prices at or above level %g sum to %g", i, s.LayerPrice[i], level, sum)
+		}
+	}
 	if math.Abs(obj-s.CostTotal) > 1e-9*scale {
 		tb.Fatalf("dual objective %.12g != primal %.12g (gap %g)", obj, s.CostTotal, obj-s.CostTotal)
 	}

@@ -60,7 +60,7 @@ func (c LoadDuration) PeakGPUs() float64 {
 // Hours is h(y): for how many hours demand exceeds the height y GPUs, taken
 // as the duration of the layer just above y (h is right-continuous on the
 // layers: Hours(LevelGPUs[i]) is the duration of layer i+1, 0 at and above
-// the peak).
+// the peak; Hours(0) below 0).
 func (c LoadDuration) Hours(y float64) float64 {
 	i := sort.SearchFloat64s(c.LevelGPUs, y) // first level ≥ y
 	if i < len(c.LevelGPUs) && c.LevelGPUs[i] == y {

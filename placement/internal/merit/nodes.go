@@ -2,8 +2,13 @@ package merit
 
 import (
 	"container/heap"
+	"context"
+	"fmt"
 	"math"
 )
+
+// maxNodeCount bounds the node count of any offer in SolveNodes.
+const maxNodeCount = 1 << 40
 
 // NodeOptions configures SolveNodes. The zero value means the defaults.
 type NodeOptions struct {
@@ -11,6 +16,11 @@ type NodeOptions struct {
 	// offers have different node sizes (default 20000 relaxations). The
 	// lattice programme used when they share one node size ignores it.
 	MaxNodes int
+	// Progress, when set, is called by the branch-and-bound search after
+	// every improvement of the incumbent, with the best proven lower bound
+	// and the incumbent's cost. It must not retain or modify anything of the
+	// search and is called on the caller's goroutine.
+	Progress func(bound, incumbent float64)
 	// forceSearch makes SolveNodes use branch-and-bound even when the
 	// lattice programme applies (tests compare the two).
 	forceSearch bool
@@ -27,11 +37,14 @@ type NodeOptions struct {
 // is exact and computed by one run of the dynamic programme over the
 // lattice of node counts. Otherwise a branch-and-bound search over the node
 // counts, bounded by the divisible problem, proves optimality (relative gap
-// 1e-9) unless it reaches opt.MaxNodes: then the best solution found is
-// returned with ErrNodeLimit and Solution.BoundTotal < CostTotal.
+// 1e-9) unless it reaches opt.MaxNodes or ctx is done: then the best
+// solution found is returned with ErrNodeLimit or the context's error, and
+// Solution.BoundTotal ≤ CostTotal is the proven bound. The lattice
+// programme is one pass and does not watch ctx.
 //
-// Errors: as Solve.
-func SolveNodes(p Problem, opt NodeOptions) (Solution, error) {
+// Errors: as Solve, and ErrInvalid when the peak is more than 2^40 nodes of
+// some committed offer.
+func SolveNodes(ctx context.Context, p Problem, opt NodeOptions) (Solution, error) {
 	pl, err := newPool(p)
 	if err != nil {
 		return Solution{}, err
@@ -45,6 +58,13 @@ func SolveNodes(p Problem, opt NodeOptions) (Solution, error) {
 			g = o.NodeGPUs
 		} else if o.NodeGPUs != g {
 			uniform = false
+		}
+	}
+	// Node counts must stay exact integers in float64.
+	for _, o := range p.Offers {
+		if o.FixedPerGPU > 0 && o.NodeGPUs > 0 && pl.peak/o.NodeGPUs > maxNodeCount {
+			return Solution{}, fmt.Errorf("%w: peak demand %g GPUs is more than %g nodes of %g GPUs",
+				ErrInvalid, pl.peak, float64(maxNodeCount), o.NodeGPUs)
 		}
 	}
 	divisibleCommitted := false
@@ -63,7 +83,7 @@ func SolveNodes(p Problem, opt NodeOptions) (Solution, error) {
 	if uniform && !divisibleCommitted && !opt.forceSearch {
 		return pl.lattice(g), nil
 	}
-	return pl.search(opt)
+	return pl.search(ctx, opt)
 }
 
 // nodeSolution builds the Solution of capacities x (merit order): dispatch,
@@ -170,8 +190,8 @@ func (pl *pool) latticeCurve(g, shift, limit float64) curve {
 		if b <= levels[j] {
 			// Whole steps inside layer j up to N = last.
 			last := math.Floor((levels[j] - shift) / g)
-			for last > n+1 && g*last+shift > levels[j] {
-				last--
+			if last > n+1 && g*last+shift > levels[j] {
+				last-- // the quotient rounded up
 			}
 			last = math.Max(math.Min(last, limit), n+1)
 			push(last, g*durations[j])
@@ -210,7 +230,7 @@ func (q *bbQueue) Pop() any {
 // x_i of node size g_i makes two children, x_i ≤ ⌊x_i/g_i⌋·g_i and
 // x_i ≥ ⌈x_i/g_i⌉·g_i. Incumbents fix the node-sized capacities at their
 // rounded values and re-optimise the divisible offers.
-func (pl *pool) search(opt NodeOptions) (Solution, error) {
+func (pl *pool) search(ctx context.Context, opt NodeOptions) (Solution, error) {
 	k := len(pl.order)
 	maxNodes := opt.MaxNodes
 	if maxNodes <= 0 {
@@ -229,6 +249,19 @@ func (pl *pool) search(opt NodeOptions) (Solution, error) {
 	// consider fixes the node-sized capacities at caps and re-optimises the
 	// divisible ones (merit position i has size[i] > 0 or is free).
 	flo, fhi := make([]float64, k), make([]float64, k)
+	var open *bbQueue
+	// openBound is the least bound of the open nodes (the search's proven
+	// bound, the incumbent once none is open; −Inf before the root).
+	openBound := func() float64 {
+		if open == nil {
+			return math.Inf(-1)
+		}
+		b := bestCost
+		for _, nd := range *open {
+			b = math.Min(b, nd.bound)
+		}
+		return b
+	}
 	consider := func(caps []float64) bool {
 		for i := range k {
 			if size[i] > 0 {
@@ -240,6 +273,9 @@ func (pl *pool) search(opt NodeOptions) (Solution, error) {
 		c, ok := pl.relax(flo, fhi, y, ws)
 		if ok && c < bestCost {
 			bestCost, best = c, append(best[:0], y...)
+			if opt.Progress != nil {
+				opt.Progress(openBound(), bestCost)
+			}
 		}
 		return ok
 	}
@@ -253,9 +289,18 @@ func (pl *pool) search(opt NodeOptions) (Solution, error) {
 	}
 	consider(first)
 	root := &bbNode{lo: make([]float64, k), hi: append([]float64(nil), pl.limit...), bound: math.Inf(-1)}
-	open := &bbQueue{root}
+	open = &bbQueue{root}
 	explored := 0
-	for open.Len() > 0 && explored < maxNodes {
+	var stop error
+	for open.Len() > 0 {
+		if explored >= maxNodes {
+			stop = ErrNodeLimit
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			stop = err
+			break
+		}
 		nd := heap.Pop(open).(*bbNode)
 		if nd.bound >= bestCost-1e-9*math.Abs(bestCost) {
 			continue
@@ -303,13 +348,10 @@ func (pl *pool) search(opt NodeOptions) (Solution, error) {
 			heap.Push(open, upper)
 		}
 	}
-	bound := bestCost
-	for _, nd := range *open {
-		bound = math.Min(bound, nd.bound)
-	}
+	bound := openBound()
 	s := pl.nodeSolution(best, bestCost, bound)
-	if open.Len() > 0 && bound < bestCost-1e-9*math.Abs(bestCost) {
-		return s, ErrNodeLimit
+	if stop != nil && bound < bestCost-1e-9*math.Abs(bestCost) {
+		return s, stop
 	}
 	s.BoundTotal = bestCost
 	return s, nil

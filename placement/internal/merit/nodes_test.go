@@ -1,6 +1,8 @@
 package merit
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -81,7 +83,7 @@ func TestSolveNodesMatchesBruteForce(t *testing.T) {
 	for _, sizes := range [][]float64{{2}, {3}, {4}, {1, 2, 4}, {2, 3}, {0, 2}} {
 		for i := range 150 {
 			p := randomNodes(r, 6, 4, sizes)
-			s, err := SolveNodes(p, NodeOptions{})
+			s, err := SolveNodes(context.Background(), p, NodeOptions{})
 			if err != nil {
 				t.Fatalf("sizes %v instance %d: %v", sizes, i, err)
 			}
@@ -89,7 +91,7 @@ func TestSolveNodesMatchesBruteForce(t *testing.T) {
 			if want := bruteNodes(p); !relClose(s.CostTotal, want, 1e-9) {
 				t.Fatalf("sizes %v instance %d: SolveNodes %.12g, brute force %.12g\n%+v\nnodes %v caps %v", sizes, i, s.CostTotal, want, p, s.Nodes, s.CapacityGPUs)
 			}
-			bb, err := SolveNodes(p, NodeOptions{forceSearch: true})
+			bb, err := SolveNodes(context.Background(), p, NodeOptions{forceSearch: true})
 			if err != nil || !relClose(bb.CostTotal, s.CostTotal, 1e-9) {
 				t.Fatalf("sizes %v instance %d: search %.12g (%v), SolveNodes %.12g", sizes, i, bb.CostTotal, err, s.CostTotal)
 			}
@@ -98,6 +100,47 @@ func TestSolveNodesMatchesBruteForce(t *testing.T) {
 			if relaxed.CostTotal > s.CostTotal*(1+1e-12) {
 				t.Fatalf("sizes %v instance %d: relaxation %.12g above whole nodes %.12g", sizes, i, relaxed.CostTotal, s.CostTotal)
 			}
+		}
+	}
+}
+
+// TestSolveNodesStops: a search stopped by its node limit or by its context
+// returns a feasible solution, a proven bound below it, and the reason.
+func TestSolveNodesStops(t *testing.T) {
+	p := withNodes(shrink(benchInstance(168, 20, 12, true), 25), 3, []float64{4, 8})
+	full, err := SolveNodes(context.Background(), p, NodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls int
+	var last [2]float64
+	progress := func(bound, incumbent float64) {
+		calls++
+		if bound > incumbent*(1+1e-12) {
+			t.Errorf("progress: bound %g above incumbent %g", bound, incumbent)
+		}
+		if calls > 1 && incumbent > last[1] {
+			t.Errorf("progress: incumbent rose from %g to %g", last[1], incumbent)
+		}
+		last = [2]float64{bound, incumbent}
+	}
+	limited, err := SolveNodes(context.Background(), p, NodeOptions{MaxNodes: 1, Progress: progress})
+	if !errors.Is(err, ErrNodeLimit) {
+		t.Fatalf("MaxNodes 1: got %v, want ErrNodeLimit", err)
+	}
+	if calls == 0 {
+		t.Error("Progress never called")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cancelled, err := SolveNodes(ctx, p, NodeOptions{})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: got %v, want context.Canceled", err)
+	}
+	for name, s := range map[string]Solution{"node limit": limited, "cancelled": cancelled} {
+		checkNodes(t, name, p, s)
+		if !(s.BoundTotal <= full.CostTotal*(1+1e-12) && full.CostTotal <= s.CostTotal*(1+1e-12)) {
+			t.Errorf("%s: want bound %g ≤ optimum %g ≤ cost %g", name, s.BoundTotal, full.CostTotal, s.CostTotal)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package merit
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
@@ -103,6 +104,28 @@ func propSolve(t *rapid.T) {
 	if diff := cmp.Diff(s, again); diff != "" {
 		t.Fatalf("not deterministic (-first +second):\n%s", diff)
 	}
+	// The duals are subgradients of the optimal value: changing the demand
+	// of slice t by δ changes the optimum by at least p_t·δ, changing the
+	// stock of offer k by δ by at least −μ_k·δ.
+	slack := 1e-9 * math.Max(1, s.CostTotal)
+	ts := rapid.IntRange(0, len(p.DemandGPUs)-1).Draw(t, "slice")
+	delta := rapid.Float64Range(-p.DemandGPUs[ts], 20).Draw(t, "demandChange")
+	moved := p
+	moved.DemandGPUs = append([]float64(nil), p.DemandGPUs...)
+	moved.DemandGPUs[ts] += delta
+	if s2, err := Solve(moved); err == nil && s2.CostTotal < s.CostTotal+s.SlicePrice[ts]*delta-slack {
+		t.Fatalf("demand of slice %d %+g: optimum %g below %g + %g·%g", ts, delta, s2.CostTotal, s.CostTotal, s.SlicePrice[ts], delta)
+	}
+	k := rapid.IntRange(0, len(p.Offers)-1).Draw(t, "offer")
+	if l := p.Offers[k].usableLimit(); !math.IsInf(l, 1) {
+		delta := rapid.Float64Range(-l, 20).Draw(t, "stockChange")
+		moved := p
+		moved.Offers = append([]Offer(nil), p.Offers...)
+		moved.Offers[k].LimitGPUs = l + delta
+		if s2, err := Solve(moved); err == nil && s2.CostTotal < s.CostTotal-s.StockValue[k]*delta-slack {
+			t.Fatalf("stock of offer %d %+g: optimum %g below %g − %g·%g", k, delta, s2.CostTotal, s.CostTotal, s.StockValue[k], delta)
+		}
+	}
 }
 
 func propMonotone(t *rapid.T) {
@@ -163,7 +186,7 @@ func nodeProblemGen() *rapid.Generator[Problem] {
 
 func propSolveNodes(t *rapid.T) {
 	p := nodeProblemGen().Draw(t, "nodeProblem")
-	s, err := SolveNodes(p, NodeOptions{})
+	s, err := SolveNodes(context.Background(), p, NodeOptions{})
 	if errors.Is(err, ErrInfeasible) {
 		if _, err2 := Solve(p); !errors.Is(err2, ErrInfeasible) {
 			t.Fatalf("SolveNodes infeasible (%v), Solve not (%v)", err, err2)
@@ -187,16 +210,16 @@ func propSolveNodes(t *rapid.T) {
 	if err != nil || relaxed.CostTotal > s.CostTotal*(1+1e-9)+1e-9 {
 		t.Fatalf("divisible optimum %g (%v) above whole nodes %g", relaxed.CostTotal, err, s.CostTotal)
 	}
-	bb, err := SolveNodes(p, NodeOptions{forceSearch: true})
+	bb, err := SolveNodes(context.Background(), p, NodeOptions{forceSearch: true})
 	if err != nil || !relClose(bb.CostTotal, s.CostTotal, 1e-9) {
 		t.Fatalf("branch-and-bound %g (%v), SolveNodes %g", bb.CostTotal, err, s.CostTotal)
 	}
 	more := p
 	more.Offers = append(append([]Offer(nil), p.Offers...), offerGen().Draw(t, "extra"))
-	if s2, err := SolveNodes(more, NodeOptions{}); err != nil || s2.CostTotal > s.CostTotal*(1+1e-9)+1e-9 {
+	if s2, err := SolveNodes(context.Background(), more, NodeOptions{}); err != nil || s2.CostTotal > s.CostTotal*(1+1e-9)+1e-9 {
 		t.Fatalf("adding an offer: %g (%v) > %g", s2.CostTotal, err, s.CostTotal)
 	}
-	again, _ := SolveNodes(p, NodeOptions{})
+	again, _ := SolveNodes(context.Background(), p, NodeOptions{})
 	if diff := cmp.Diff(s, again); diff != "" {
 		t.Fatalf("not deterministic (-first +second):\n%s", diff)
 	}
@@ -213,3 +236,33 @@ func gpuTol(p Problem) float64 {
 	}
 	return 1e-9 * peak
 }
+
+// propLoadDuration: the curve's h and H against their definitions,
+// h(y) = Σ_{t: d_t > y} Δ_t and H(y) = Σ_t Δ_t·min(d_t, y) for y ≥ 0
+// (h(0) and 0 below).
+func propLoadDuration(t *rapid.T) {
+	p := problemGen().Draw(t, "problem")
+	c := NewLoadDuration(p)
+	for i := 1; i < len(c.LevelGPUs); i++ {
+		if !(c.LevelGPUs[i-1] < c.LevelGPUs[i]) || !(c.DurationHours[i-1] > c.DurationHours[i]) {
+			t.Fatalf("levels %v or durations %v not strictly monotone", c.LevelGPUs, c.DurationHours)
+		}
+	}
+	ys := append([]float64{-1, 0}, c.LevelGPUs...)
+	ys = append(ys, rapid.Float64Range(0, 120).Draw(t, "height"))
+	for _, y := range ys {
+		hours, energy := 0.0, 0.0
+		for i, d := range p.DemandGPUs {
+			if d > math.Max(y, 0) {
+				hours += p.hours(i)
+			}
+			energy += p.hours(i) * math.Max(0, math.Min(d, y))
+		}
+		if !relClose(c.Hours(y), hours, 1e-12) || !relClose(c.Energy(y), energy, 1e-12) {
+			t.Fatalf("at %g: h = %g (want %g), H = %g (want %g)", y, c.Hours(y), hours, c.Energy(y), energy)
+		}
+	}
+}
+
+func TestLoadDuration(t *testing.T) { rapid.Check(t, propLoadDuration) }
+func FuzzLoadDuration(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propLoadDuration)) }

@@ -49,13 +49,36 @@ type Problem struct {
 	Offers []Offer
 }
 
+// MaxQuantity bounds every quantity and coefficient of a Problem (GPUs,
+// hours, money per GPU or GPU-hour; stock limits may also be +Inf), so that
+// every sum the solvers form stays finite and exact enough.
+const MaxQuantity = 1e12
+
 // Validate reports every problem of p at once (errors.Join), each wrapping
-// ErrInvalid and naming the field and the bad value. It does not check
-// feasibility (see InfeasibleError).
+// ErrInvalid and naming the field and the bad value: NaN, infinite,
+// negative or above MaxQuantity where the field's comment forbids it. It
+// does not check feasibility (see InfeasibleError).
 func (p Problem) Validate() error {
 	var errs []error
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...))
+	}
+	huge := func(name string, i int, v float64) {
+		if v > MaxQuantity && !math.IsInf(v, 1) {
+			bad("%s[%d] = %g, above the bound %g", name, i, v, float64(MaxQuantity))
+		}
+	}
+	for t, d := range p.DemandGPUs {
+		huge("DemandGPUs", t, d)
+	}
+	for t, h := range p.Hours {
+		huge("Hours", t, h)
+	}
+	for k, o := range p.Offers {
+		huge("Offers.FixedPerGPU", k, o.FixedPerGPU)
+		huge("Offers.VariablePerGPUHour", k, o.VariablePerGPUHour)
+		huge("Offers.LimitGPUs", k, o.LimitGPUs)
+		huge("Offers.NodeGPUs", k, o.NodeGPUs)
 	}
 	if len(p.DemandGPUs) == 0 {
 		bad("no demand slices")
@@ -128,12 +151,23 @@ type Solution struct {
 	// a node size, 0 for the others; set by SolveNodes only.
 	Nodes []int
 
-	// SlicePrice is the optimal dual of the demand row of slice t: the
-	// marginal cost, in money per GPU, of demand in slice t (divide by Δ_t
-	// for money per GPU-hour). Set by Solve only; nil otherwise.
+	// SlicePrice is an optimal dual p_t ≥ 0 of the demand row of slice t,
+	// in money per GPU of demand in slice t (divide by Δ_t for money per
+	// GPU-hour): one more GPU of demand in slice t costs at least p_t more,
+	// exactly p_t at the margin when the dual is unique. Set by Solve only.
 	SlicePrice []float64
-	// StockValue is the optimal dual μ_k ≥ 0 of the stock limit of offer k:
-	// the money saved per GPU of extra stock, at the margin; 0 for offers
-	// whose limit does not bind and for unlimited offers. Set by Solve only.
+	// LayerPrice is the optimal dual π_i of layer i of the load-duration
+	// curve (NewLoadDuration(p).LevelGPUs[i]): the marginal cost, in money
+	// per GPU, of raising every slice whose demand reaches that level by one
+	// GPU; the last entry is the price of one more GPU of peak demand.
+	// π_i = Σ of SlicePrice over the slices at or above level i. Set by
+	// Solve only.
+	LayerPrice []float64
+	// StockValue is an optimal dual μ_k ≥ 0 of the stock limit of offer k,
+	// in money per GPU of stock: δ more GPUs of its stock save at most
+	// μ_k·δ, exactly μ_k·δ for small δ when the dual is unique; 0 for an
+	// offer whose limit does not bind and for unlimited offers. The exact
+	// saving of a whole extra node is Solve with the larger limit. Set by
+	// Solve only.
 	StockValue []float64
 }

@@ -1,0 +1,216 @@
+package lp
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// rootCutsOf runs the root LP and the cut loop on p and returns every cut
+// added (nil when the root LP is not optimal).
+func rootCutsOf(t tb, p *Problem) []cut {
+	t.Helper()
+	sr, err := newMIPSearch(context.Background(), p, Options{}, time.Now())
+	if err != nil {
+		t.Fatalf("newMIPSearch: %v", err)
+	}
+	st, err := sr.solveLP(0, false)
+	if err != nil {
+		t.Fatalf("root LP: %v", err)
+	}
+	if st != Optimal {
+		return nil
+	}
+	if _, err := sr.rootCuts(sr.lpObjective()); err != nil {
+		t.Fatalf("rootCuts: %v", err)
+	}
+	return sr.cutLog
+}
+
+// cutLHS is π·x.
+func cutLHS(ct cut, x []float64) float64 {
+	s := 0.0
+	for k, col := range ct.idx {
+		s += ct.val[k] * x[col]
+	}
+	return s
+}
+
+// cutSlackTol is the tolerance of the validity checks, relative to the
+// magnitudes in the cut.
+func cutSlackTol(ct cut, x []float64) float64 {
+	m := math.Abs(ct.rhs)
+	for k, col := range ct.idx {
+		m = max(m, math.Abs(ct.val[k]*x[col]))
+	}
+	return 1e-6 * max(1, m)
+}
+
+// checkCutsValid checks every root cut of a tiny random MILP against every
+// point of the mixed-integer feasible set: for each integer point, the
+// smallest value of π·x over the continuous part (an LP with cost π) must
+// reach the cut's right-hand side.
+func checkCutsValid(t *rapid.T) {
+	p := genMIP(t)
+	cuts := rootCutsOf(t, p)
+	if len(cuts) == 0 {
+		return
+	}
+	n := p.NumCols()
+	q := *p
+	q.Integer = nil
+	q.Maximize = false
+	q.Offset = 0
+	q.ColLower = append([]float64(nil), p.ColLower...)
+	q.ColUpper = append([]float64(nil), p.ColUpper...)
+	var ints []int
+	for j := 0; j < n; j++ {
+		if p.Integer[j] {
+			ints = append(ints, j)
+			q.ColLower[j] = math.Ceil(p.ColLower[j])
+			q.ColUpper[j] = q.ColLower[j]
+		}
+	}
+	for {
+		for _, ct := range cuts {
+			q.Cost = make([]float64, n)
+			for k, col := range ct.idx {
+				q.Cost[col] = ct.val[k]
+			}
+			res, err := Solve(context.Background(), &q, Options{})
+			if err != nil {
+				t.Fatalf("LP: %v", err)
+			}
+			if res.Status == Infeasible {
+				break // this integer point is infeasible
+			}
+			if res.Status != Optimal {
+				t.Fatalf("LP status %v", res.Status)
+			}
+			if res.Objective < ct.rhs-cutSlackTol(ct, res.X) {
+				t.Fatalf("cut %v·x ≥ %v cuts off the feasible point %v (π·x = %v)\n%s", ct.val, ct.rhs, res.X, res.Objective, goLiteral(p))
+			}
+		}
+		k := 0
+		for ; k < len(ints); k++ {
+			j := ints[k]
+			if q.ColLower[j]+1 <= p.ColUpper[j] {
+				q.ColLower[j]++
+				q.ColUpper[j] = q.ColLower[j]
+				break
+			}
+			q.ColLower[j] = math.Ceil(p.ColLower[j])
+			q.ColUpper[j] = q.ColLower[j]
+		}
+		if k == len(ints) {
+			return
+		}
+	}
+}
+
+// TestCutsValid checks the Gomory cuts of tiny random MILPs against every
+// feasible point.
+func TestCutsValid(t *testing.T) { rapid.Check(t, checkCutsValid) }
+
+func FuzzCutsValid(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkCutsValid)) }
+
+// cbcSolution solves the instance at path with the cbc binary and returns
+// its optimal point by column name.
+func cbcSolution(t *testing.T, path string) map[string]float64 {
+	t.Helper()
+	dir := t.TempDir()
+	mps := filepath.Join(dir, "p.mps")
+	// cbc reads the original (fixed-format) file, decompressed.
+	zf, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zf.Close()
+	zr, err := gzip.NewReader(zf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(mps, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sol := filepath.Join(dir, "p.sol")
+	if out, err := exec.Command("cbc", mps, "-solve", "-solu", sol).CombinedOutput(); err != nil {
+		t.Fatalf("cbc: %v\n%s", err, out)
+	}
+	g, err := os.Open(sol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	sc := bufio.NewScanner(g)
+	sc.Scan()
+	if first := sc.Text(); !strings.HasPrefix(first, "Optimal") {
+		t.Fatalf("cbc: %q", first)
+	}
+	x := map[string]float64{}
+	for sc.Scan() {
+		fl := strings.Fields(sc.Text())
+		if len(fl) < 3 {
+			continue
+		}
+		if fl[0] == "**" { // cbc marks infeasibilities so
+			fl = fl[1:]
+		}
+		v, err := strconv.ParseFloat(fl[2], 64)
+		if err != nil {
+			t.Fatalf("cbc solution line %q: %v", sc.Text(), err)
+		}
+		x[fl[1]] = v
+	}
+	return x
+}
+
+// TestCutsKeepMIPLIBOptima checks that no root cut cuts off the optimal
+// solution that CBC finds, on the MIPLIB instances CBC solves quickly.
+func TestCutsKeepMIPLIBOptima(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs cbc on several instances; skipped in -short mode")
+	}
+	if _, err := exec.LookPath("cbc"); err != nil {
+		t.Skip("cbc not installed: the check against CBC's optimal solutions is skipped")
+	}
+	for _, name := range []string{"p0033", "mod008", "flugpl", "egout", "gt2", "p0282", "fiber", "p2756"} {
+		t.Run(name, func(t *testing.T) {
+			path := instancePath("miplib", name)
+			p, err := ReadMPSFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			byName := cbcSolution(t, path)
+			x := make([]float64, p.NumCols())
+			for j := range x {
+				x[j] = byName[p.ColName(j)]
+			}
+			if _, ok := mipFeasible(p, append([]float64(nil), x...)); !ok {
+				t.Fatal("cbc's solution is not feasible for our reading of the instance")
+			}
+			cuts := rootCutsOf(t, p)
+			for k, ct := range cuts {
+				if lhs := cutLHS(ct, x); lhs < ct.rhs-cutSlackTol(ct, x) {
+					t.Errorf("cut %d: π·x* = %v < %v: it cuts off the optimum", k, lhs, ct.rhs)
+				}
+			}
+			t.Logf("%d cuts, all valid at the optimum", len(cuts))
+		})
+	}
+}

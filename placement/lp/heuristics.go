@@ -1,0 +1,119 @@
+package lp
+
+import "math"
+
+// This file holds the diving heuristic that looks for early incumbents:
+// from a node's LP optimum, repeatedly round one fractional integer column
+// (the least fractional one, towards its nearest integer; towards the
+// incumbent's value once there is one) by tightening its bound, and
+// re-solve warm; on an infeasible LP, try the other side once. It ends at
+// an integral LP point (a candidate incumbent), a prunable bound, or its
+// iteration budget; the node's bounds and basis are then restored.
+
+// Parameters of diving.
+const (
+	diveEvery     = 25   // a dive every so many nodes (while within budget)
+	diveBudget    = 0.1  // dive iterations per search iteration, at most,
+	diveAllowance = 4000 // plus this many
+	diveMaxDepth  = 1000 // rounding steps per dive at most
+)
+
+// diveDue reports whether a dive should start at the current node.
+func (sr *mipSearch) diveDue() bool {
+	if sr.nodes != 1 && sr.nodes%diveEvery != 0 {
+		return false
+	}
+	return float64(sr.diveIters) <= diveBudget*float64(sr.mdl.s.iters)+diveAllowance
+}
+
+// dive runs one dive from node nd, whose LP optimum (value z, values in
+// sr.x) is in the model. It restores the model to nd's bounds and optimal
+// basis before it returns; sr.x is restored too.
+func (sr *mipSearch) dive(nd *mipNode, z float64) error {
+	sr.dives++
+	saved := sr.mdl.basis()
+	xs := append([]float64(nil), sr.x...)
+	var touched []int
+	it0 := sr.mdl.s.iters
+	budget := int(diveBudget*float64(sr.mdl.s.iters)) + diveAllowance - sr.diveIters
+	defer func() {
+		for _, j := range touched {
+			sr.mdl.setColBounds(j, sr.rootLo[j], sr.rootUp[j])
+		}
+		for _, c := range nd.changes {
+			sr.mdl.setColBounds(c.col, c.lo, c.up)
+		}
+		_ = sr.mdl.setBasis(saved)
+		copy(sr.x, xs)
+		sr.diveIters += sr.mdl.s.iters - it0
+	}()
+	for step := 0; step < diveMaxDepth; step++ {
+		if sr.prunable(z) {
+			return nil
+		}
+		j, up := sr.diveChoice()
+		if j < 0 {
+			sr.tryIncumbent(sr.x, true)
+			return nil
+		}
+		if step > 0 {
+			sr.simpleRounding()
+		}
+		lo, hi := sr.mdl.colBounds(j)
+		v := sr.x[j]
+		touched = append(touched, j)
+		for attempt := 0; ; attempt++ {
+			if up {
+				sr.mdl.setColBounds(j, math.Ceil(v), hi)
+			} else {
+				sr.mdl.setColBounds(j, lo, math.Floor(v))
+			}
+			left := budget - (sr.mdl.s.iters - it0)
+			if left <= 0 {
+				return nil
+			}
+			st, err := sr.solveLP(left, false)
+			if err != nil {
+				if _, ok := err.(*errStop); ok {
+					return err
+				}
+				return nil // a numerical failure ends the dive only
+			}
+			if st == Optimal {
+				z = sr.lpObjective()
+				break
+			}
+			if st != Infeasible || attempt == 1 {
+				return nil
+			}
+			up = !up
+		}
+	}
+	return nil
+}
+
+// diveChoice picks the column to round in a dive and the direction: the
+// fractional integer column with the smallest distance to an integer
+// (ties: lowest index), rounded to the nearest integer, or towards the
+// incumbent's value when there is an incumbent. It returns −1 when the LP
+// point is integral.
+func (sr *mipSearch) diveChoice() (int, bool) {
+	best, bestUp, bestD := -1, false, math.Inf(1)
+	for _, j := range sr.intCols {
+		v := sr.x[j]
+		f := v - math.Floor(v)
+		if f <= intTol || f >= 1-intTol {
+			continue
+		}
+		up := f >= 0.5
+		d := math.Min(f, 1-f)
+		if sr.hasInc {
+			up = sr.incX[j] > v
+			d = math.Abs(sr.incX[j] - v)
+		}
+		if d < bestD {
+			best, bestUp, bestD = j, up, d
+		}
+	}
+	return best, bestUp
+}

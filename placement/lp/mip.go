@@ -1,0 +1,938 @@
+package lp
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// This file holds branch-and-bound for mixed-integer problems. It works on
+// the LP relaxation held by one lpModel: each node is the relaxation with
+// tightened bounds on integer columns, re-solved warm by the dual simplex
+// from its parent's optimal basis.
+//
+// Objective values inside are in the internal minimisation sense:
+// z = sense·(cᵀx + Offset), sense = −1 for a maximisation.
+
+// Tolerances of branch-and-bound.
+const (
+	intTol  = 1e-6 // a value within intTol of an integer is integral
+	feasTol = 1e-6 // relative row and bound violation accepted in an incumbent
+)
+
+// Parameters of the search.
+const (
+	sbCandidates  = 8    // strong-branching candidates per node at most
+	sbReliable    = 4    // pseudocost observations that make a direction reliable
+	sbIterations  = 50   // iteration budget of one strong-branching solve (minimum)
+	sbBudget      = 0.5  // strong-branching iterations per node-solve iteration, at most,
+	sbAllowance   = 2000 // plus this many
+	progressEvery = 5 * time.Millisecond
+)
+
+// bndChange is a bound of a column at a node (both bounds, problem units).
+type bndChange struct {
+	col    int
+	lo, up float64
+}
+
+// mipNode is an open node of the tree.
+type mipNode struct {
+	bound   float64 // valid lower bound on the node's objective (internal)
+	depth   int
+	seq     int         // creation order, for deterministic ties
+	changes []bndChange // bounds that differ from the root, in order (later wins)
+	basis   *Basis      // warm start: the parent's optimal basis
+	// Branching record, for the pseudocost update once the node is solved.
+	branchCol int // -1 at the root
+	up        bool
+	frac      float64 // distance the branching moved the column's value
+	parentObj float64
+}
+
+// nodeQueue is a min-heap of open nodes: lowest bound first, then the
+// deeper, then the older node.
+type nodeQueue []*mipNode
+
+func (q nodeQueue) Len() int { return len(q) }
+func (q nodeQueue) Less(i, j int) bool {
+	a, b := q[i], q[j]
+	if a.bound != b.bound {
+		return a.bound < b.bound
+	}
+	if a.depth != b.depth {
+		return a.depth > b.depth
+	}
+	return a.seq < b.seq
+}
+func (q nodeQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *nodeQueue) Push(x any)   { *q = append(*q, x.(*mipNode)) }
+func (q *nodeQueue) Pop() any {
+	old := *q
+	n := old[len(old)-1]
+	old[len(old)-1] = nil
+	*q = old[:len(old)-1]
+	return n
+}
+
+// mipSearch is the state of one branch-and-bound solve.
+type mipSearch struct {
+	p     *Problem // the caller's problem (never modified)
+	w     *Problem // working copy: integer bounds rounded inwards
+	mdl   *lpModel
+	ctx   context.Context
+	opt   Options
+	lim   lpLimits
+	sense float64
+
+	intCols     []int
+	isInt       []bool
+	rootLo      []float64
+	rootUp      []float64
+	applied     []bndChange // changes currently applied to the model
+	cutsDone    bool        // the root cut loop has run
+	cutLog      []cut
+	rowCols     [][]int     // original rows by row (for cover cuts), built on demand
+	rowVals     [][]float64 // every cut added (tests check them against known solutions)
+	objIntegral bool        // z − sense·Offset is an integer at every integer point
+	objStep     float64     // sense·Offset: integral objective values are objStep + k
+	gapTol      float64
+
+	// Incumbent.
+	incX   []float64
+	incZ   float64
+	hasInc bool
+
+	// Tree.
+	open     nodeQueue
+	curBound float64 // bound of the node being solved, +Inf between nodes
+	seq      int
+	nodes    int
+
+	// Pseudocosts per column: sums of objective gain per unit and counts.
+	pcSum [2][]float64
+	pcN   [2][]int
+
+	nodeIters int     // simplex iterations of node solves
+	sbIters   float64 // simplex iterations of strong-branching trials
+	diveIters int     // simplex iterations of diving heuristics
+	dives     int
+
+	x        []float64 // scratch: LP values of the current node
+	lastProg time.Time
+}
+
+// solveMIP solves p (a MIP, already validated with valid options) by
+// branch-and-bound.
+func solveMIP(ctx context.Context, p *Problem, opt Options, start time.Time) (Result, error) {
+	sr, err := newMIPSearch(ctx, p, opt, start)
+	if err != nil {
+		return Result{}, err
+	}
+	st, serr := sr.search()
+	return sr.result(st, start), serr
+}
+
+// newMIPSearch prepares the search: the working copy of p with integer
+// bounds rounded inwards and its LP model.
+func newMIPSearch(ctx context.Context, p *Problem, opt Options, start time.Time) (*mipSearch, error) {
+	w := *p
+	n := p.NumCols()
+	w.ColLower = append([]float64(nil), p.ColLower...)
+	w.ColUpper = append([]float64(nil), p.ColUpper...)
+	sr := &mipSearch{p: p, w: &w, ctx: ctx, opt: opt, sense: 1, isInt: make([]bool, n), curBound: math.Inf(1)}
+	if p.Maximize {
+		sr.sense = -1
+	}
+	for j := 0; j < n; j++ {
+		if p.Integer[j] {
+			sr.isInt[j] = true
+			sr.intCols = append(sr.intCols, j)
+			w.ColLower[j] = math.Ceil(w.ColLower[j] - intTol)
+			w.ColUpper[j] = math.Floor(w.ColUpper[j] + intTol)
+		}
+	}
+	sr.rootLo = w.ColLower
+	sr.rootUp = w.ColUpper
+	sr.gapTol = opt.Gap
+	if sr.gapTol == 0 {
+		sr.gapTol = 1e-9
+	}
+	sr.objIntegral = true
+	for j := 0; j < n; j++ {
+		c := p.Cost[j]
+		if c != 0 && (!sr.isInt[j] || c != math.Round(c)) {
+			sr.objIntegral = false
+			break
+		}
+	}
+	sr.objStep = sr.sense * p.Offset
+	for i := range sr.pcSum {
+		sr.pcSum[i] = make([]float64, n)
+		sr.pcN[i] = make([]int, n)
+	}
+	sr.x = make([]float64, n)
+	mdl, err := newLPModel(&w)
+	if err != nil {
+		return nil, err
+	}
+	sr.mdl = mdl
+	if opt.Basis != nil {
+		if err := mdl.setBasis(opt.Basis); err != nil {
+			return nil, err
+		}
+	}
+	sr.lim = lpLimits{IterationLimit: opt.IterationLimit, Start: start}
+	if opt.TimeLimit > 0 {
+		sr.lim.Deadline = start.Add(opt.TimeLimit)
+	}
+	if opt.Progress != nil {
+		sr.lim.Progress = func(pr Progress) {
+			pr.Nodes = sr.nodes
+			sr.fillProgress(&pr)
+			opt.Progress(pr)
+		}
+	}
+	return sr, nil
+}
+
+// fillProgress completes pr, reported by the simplex within a node, with
+// the incumbent, the best bound of the tree and the gap.
+func (sr *mipSearch) fillProgress(pr *Progress) {
+	pr.Bound, pr.Incumbent = sr.sense*sr.bestBound(), sr.incumbentObjective()
+	pr.Gap = sr.gap(pr.Incumbent, pr.Bound)
+}
+
+// incumbentObjective is the incumbent's objective in the problem's sense, or
+// ±Inf (the worst value) without one.
+func (sr *mipSearch) incumbentObjective() float64 {
+	if !sr.hasInc {
+		return sr.sense * math.Inf(1)
+	}
+	return sr.sense * sr.incZ
+}
+
+// gap is the documented relative gap of an incumbent and a bound.
+func (sr *mipSearch) gap(inc, bound float64) float64 {
+	if !sr.hasInc || math.IsInf(bound, 0) && bound*sr.sense < 0 {
+		return math.Inf(1)
+	}
+	if math.IsInf(bound, 0) {
+		return 0
+	}
+	return math.Abs(inc-bound) / max(1, math.Abs(inc))
+}
+
+// bestBound is the lowest bound of the open nodes and of the node being
+// solved (internal), capped by the incumbent; +Inf with neither.
+func (sr *mipSearch) bestBound() float64 {
+	b := sr.curBound
+	if len(sr.open) > 0 {
+		b = min(b, sr.open[0].bound)
+	}
+	if sr.hasInc {
+		b = min(b, sr.incZ)
+	}
+	return b
+}
+
+// prunable reports whether a node with lower bound z cannot improve the
+// incumbent by more than the gap.
+func (sr *mipSearch) prunable(z float64) bool {
+	if !sr.hasInc {
+		return false
+	}
+	z = sr.roundBound(z)
+	return sr.incZ-z <= sr.gapTol*max(1, math.Abs(sr.incZ))
+}
+
+// roundBound raises a lower bound to the next attainable objective value
+// when the objective is integral.
+func (sr *mipSearch) roundBound(z float64) float64 {
+	if sr.objIntegral && !math.IsInf(z, 0) {
+		return math.Ceil(z-sr.objStep-1e-6) + sr.objStep
+	}
+	return z
+}
+
+// errStop carries the status with which the search stopped on a limit.
+type errStop struct {
+	st  Status
+	err error
+}
+
+func (e *errStop) Error() string { return e.st.String() }
+
+// search runs branch-and-bound and returns the final status.
+func (sr *mipSearch) search() (Status, error) {
+	root := &mipNode{bound: math.Inf(-1), branchCol: -1}
+	heap.Push(&sr.open, root)
+	var cur *mipNode
+	for {
+		sr.curBound = math.Inf(1)
+		if cur == nil {
+			if len(sr.open) == 0 {
+				break
+			}
+			if sr.prunable(sr.open[0].bound) {
+				// Every open node is prunable: the gap is closed.
+				return Optimal, nil
+			}
+			if st, err, stop := sr.checkLimits(); stop {
+				return st, err
+			}
+			cur = heap.Pop(&sr.open).(*mipNode)
+			sr.applyNode(cur)
+			if cur.basis != nil {
+				if err := sr.mdl.setBasis(cur.basis); err != nil {
+					return NotSolved, err
+				}
+			}
+		} else if st, err, stop := sr.checkLimits(); stop {
+			heap.Push(&sr.open, cur)
+			return st, err
+		}
+		sr.curBound = cur.bound
+		next, err := sr.process(cur)
+		if err != nil {
+			var stop *errStop
+			if errors.As(err, &stop) {
+				heap.Push(&sr.open, cur)
+				return stop.st, stop.err
+			}
+			return NotSolved, err
+		}
+		cur = next
+		if cur != nil {
+			sr.applyNode(cur)
+		}
+	}
+	if sr.hasInc {
+		return Optimal, nil
+	}
+	return Infeasible, nil
+}
+
+// checkLimits reports whether a node, time or iteration limit or the
+// context stops the search before the next node.
+func (sr *mipSearch) checkLimits() (Status, error, bool) {
+	if sr.ctx != nil && sr.ctx.Err() != nil {
+		return Cancelled, context.Cause(sr.ctx), true
+	}
+	if sr.opt.NodeLimit > 0 && sr.nodes >= sr.opt.NodeLimit {
+		return NodeLimit, nil, true
+	}
+	if sr.opt.IterationLimit > 0 && sr.mdl.s.iters >= sr.opt.IterationLimit {
+		return IterationLimit, nil, true
+	}
+	now := time.Now()
+	if !sr.lim.Deadline.IsZero() && now.After(sr.lim.Deadline) {
+		return TimeLimit, nil, true
+	}
+	if sr.opt.Progress != nil && now.Sub(sr.lastProg) >= progressEvery {
+		sr.report(now)
+	}
+	return 0, nil, false
+}
+
+// report calls the progress callback.
+func (sr *mipSearch) report(now time.Time) {
+	sr.lastProg = now
+	b := sr.bestBound()
+	if sr.hasInc {
+		b = min(sr.roundBound(b), sr.incZ)
+	}
+	pr := Progress{Iterations: sr.mdl.s.iters, Nodes: sr.nodes, Bound: sr.sense * b,
+		Incumbent: sr.incumbentObjective(), Elapsed: now.Sub(sr.lim.Start)}
+	pr.Gap = sr.gap(pr.Incumbent, pr.Bound)
+	sr.opt.Progress(pr)
+}
+
+// applyNode sets the model's column bounds to those of nd.
+func (sr *mipSearch) applyNode(nd *mipNode) {
+	for _, c := range sr.applied {
+		sr.mdl.setColBounds(c.col, sr.rootLo[c.col], sr.rootUp[c.col])
+	}
+	for _, c := range nd.changes {
+		sr.mdl.setColBounds(c.col, c.lo, c.up)
+	}
+	sr.applied = nd.changes
+}
+
+// solveLP solves the model's LP with the search's limits and at most
+// iterCap more iterations (0: no cap), by the fast warm path or, with
+// full, by the full path of lpModel.solve. A limit or cancellation of the
+// search is returned as an *errStop; the cap shows as IterationLimit.
+func (sr *mipSearch) solveLP(iterCap int, full bool) (Status, error) {
+	lim := sr.lim
+	if iterCap > 0 {
+		c := sr.mdl.s.iters + iterCap
+		if lim.IterationLimit == 0 || c < lim.IterationLimit {
+			lim.IterationLimit = c
+		}
+	}
+	// Node solves take the fast warm path; strong-branching trials the full
+	// one, whose cost perturbation gives far better estimates within the
+	// iteration budget on dual degenerate problems (gt2: 200 nodes instead
+	// of 47,000).
+	var st Status
+	var err error
+	if full {
+		st, err = sr.mdl.solve(sr.ctx, lim)
+	} else {
+		st, err = sr.mdl.resolve(sr.ctx, lim)
+	}
+	switch st {
+	case Cancelled:
+		return st, &errStop{Cancelled, err}
+	case TimeLimit:
+		return st, &errStop{TimeLimit, nil}
+	case IterationLimit:
+		if sr.opt.IterationLimit > 0 && sr.mdl.s.iters >= sr.opt.IterationLimit {
+			return st, &errStop{IterationLimit, nil}
+		}
+	}
+	if err != nil && errors.Is(err, ErrNumerical) {
+		// Retry once from the slack basis.
+		sr.mdl.s.initSlackBasis()
+		st, err = sr.mdl.resolve(sr.ctx, lim)
+		switch st {
+		case Cancelled:
+			return st, &errStop{Cancelled, err}
+		case TimeLimit:
+			return st, &errStop{TimeLimit, nil}
+		}
+	}
+	return st, err
+}
+
+// lpObjective is the internal objective of the model's current primal
+// values, which it writes into sr.x.
+func (sr *mipSearch) lpObjective() float64 {
+	return sr.sense * sr.mdl.primal(sr.x)
+}
+
+// process solves node nd (its bounds applied, its warm basis installed)
+// and either prunes it, records an incumbent, or branches. It returns the
+// child to dive into next (bounds not yet applied), or nil.
+func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
+	sr.nodes++
+	for resolve := false; ; resolve = true {
+		st, err := sr.solveLP(0, false)
+		sr.nodeIters += sr.mdl.lastIter
+		if err != nil {
+			return nil, err
+		}
+		switch st {
+		case Infeasible:
+			return nil, nil
+		case Unbounded:
+			if nd.branchCol < 0 {
+				return nil, &errStop{Unbounded, nil}
+			}
+			return nil, fmt.Errorf("%w: node relaxation unbounded below a bounded root", ErrNumerical)
+		case Optimal:
+		default:
+			return nil, fmt.Errorf("%w: node LP ended %v", ErrNumerical, st)
+		}
+		z := sr.lpObjective()
+		if nd.branchCol >= 0 && !resolve {
+			sr.updatePseudocost(nd, z)
+		}
+		if sr.prunable(z) {
+			return nil, nil
+		}
+		frac := sr.fractional()
+		if len(frac) == 0 {
+			if !sr.tryIncumbent(sr.x, true) {
+				// Integral LP point not feasible within tolerance: give up
+				// on this node rather than branch on nothing.
+				return nil, nil
+			}
+			return nil, nil
+		}
+		sr.simpleRounding()
+		if sr.prunable(z) {
+			return nil, nil
+		}
+		if nd.depth == 0 && !sr.cutsDone {
+			sr.cutsDone = true
+			if _, err := sr.rootCuts(z); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		changes := sr.reducedCostFixing(nd, z)
+		if sr.diveDue() {
+			if err := sr.dive(nd, z); err != nil {
+				return nil, err
+			}
+			if sr.prunable(z) {
+				return nil, nil
+			}
+		}
+		col, childBound, fixed, err := sr.selectBranch(nd, z, frac)
+		if err != nil {
+			return nil, err
+		}
+		if len(changes) > 0 || len(fixed) > 0 {
+			nd.changes = appendChanges(nd.changes, changes)
+			nd.changes = appendChanges(nd.changes, fixed)
+			sr.applyNode(nd)
+		}
+		if col < 0 {
+			if childBound[0] == math.Inf(1) && childBound[1] == math.Inf(1) {
+				return nil, nil
+			}
+			// Strong branching fixed columns: re-solve the node.
+			continue
+		}
+		return sr.branch(nd, z, col, childBound), nil
+	}
+}
+
+// appendChanges returns base extended by extra, copying base so that
+// nodes sharing a prefix never alias.
+func appendChanges(base, extra []bndChange) []bndChange {
+	if len(extra) == 0 {
+		return base
+	}
+	out := make([]bndChange, 0, len(base)+len(extra))
+	out = append(out, base...)
+	return append(out, extra...)
+}
+
+// fractional lists the integer columns whose LP value is fractional.
+func (sr *mipSearch) fractional() []int {
+	var f []int
+	for _, j := range sr.intCols {
+		v := sr.x[j]
+		if math.Abs(v-math.Round(v)) > intTol {
+			f = append(f, j)
+		}
+	}
+	return f
+}
+
+// branch creates the two children of nd on column col, queues one and
+// returns the other to dive into.
+func (sr *mipSearch) branch(nd *mipNode, z float64, col int, childBound [2]float64) *mipNode {
+	v := sr.x[col]
+	lo, up := sr.mdl.colBounds(col)
+	fl := math.Floor(v)
+	basis := sr.mdl.basis()
+	mk := func(isUp bool) *mipNode {
+		c := bndChange{col: col, lo: lo, up: fl}
+		f := v - fl
+		if isUp {
+			c = bndChange{col: col, lo: fl + 1, up: up}
+			f = fl + 1 - v
+		}
+		b := z
+		if isUp {
+			b = max(b, childBound[1])
+		} else {
+			b = max(b, childBound[0])
+		}
+		sr.seq++
+		return &mipNode{bound: b, depth: nd.depth + 1, seq: sr.seq,
+			changes: appendChanges(nd.changes, []bndChange{c}), basis: basis,
+			branchCol: col, up: isUp, frac: f, parentObj: z}
+	}
+	down, upc := mk(false), mk(true)
+	// Dive into the child with the smaller expected degradation.
+	dGain := sr.pseudocost(col, false) * (v - fl)
+	uGain := sr.pseudocost(col, true) * (fl + 1 - v)
+	first, second := upc, down
+	if dGain < uGain || (dGain == uGain && v-fl < 0.5) {
+		first, second = down, upc
+	}
+	if sr.prunable(second.bound) {
+		second = nil
+	}
+	if sr.prunable(first.bound) {
+		first, second = second, nil
+	}
+	if second != nil {
+		heap.Push(&sr.open, second)
+	}
+	if first == nil {
+		return nil
+	}
+	// Plunge only while the child stays near the best bound: beyond half the
+	// gap, queue it and restart from the best node.
+	if sr.hasInc && len(sr.open) > 0 {
+		best := sr.open[0].bound
+		if first.bound > best+0.5*(sr.incZ-best) {
+			heap.Push(&sr.open, first)
+			return nil
+		}
+	}
+	return first
+}
+
+// dirIndex maps a branching direction to the pseudocost arrays.
+func dirIndex(up bool) int {
+	if up {
+		return 1
+	}
+	return 0
+}
+
+// updatePseudocost records the objective gain per unit of the branching
+// that created nd.
+func (sr *mipSearch) updatePseudocost(nd *mipNode, z float64) {
+	if nd.frac <= 0 || math.IsInf(nd.parentObj, 0) {
+		return
+	}
+	d := dirIndex(nd.up)
+	sr.pcSum[d][nd.branchCol] += max(z-nd.parentObj, 0) / nd.frac
+	sr.pcN[d][nd.branchCol]++
+}
+
+// pseudocost is the mean gain per unit of branching col in one direction,
+// or the mean over all columns observed when col has no observation yet.
+func (sr *mipSearch) pseudocost(col int, up bool) float64 {
+	d := dirIndex(up)
+	if n := sr.pcN[d][col]; n > 0 {
+		return sr.pcSum[d][col] / float64(n)
+	}
+	sum, cnt := 0.0, 0
+	for _, j := range sr.intCols {
+		if sr.pcN[d][j] > 0 {
+			sum += sr.pcSum[d][j] / float64(sr.pcN[d][j])
+			cnt++
+		}
+	}
+	if cnt == 0 {
+		return 1
+	}
+	return sum / float64(cnt)
+}
+
+// score combines the gains of the two children (the product rule).
+func score(down, up float64) float64 {
+	const eps = 1e-6
+	return max(down, eps) * max(up, eps)
+}
+
+// selectBranch chooses the branching column among the fractional ones by
+// reliability branching: pseudocosts, with strong branching on the best
+// candidates whose pseudocosts are not yet reliable. Strong branching may
+// prove a child infeasible or prunable; the bounds it implies are returned
+// in fixed (with col −1 when they must be applied and the node re-solved;
+// with both childBound +Inf when the node itself is pruned). childBound
+// holds valid lower bounds on the down and up children.
+func (sr *mipSearch) selectBranch(nd *mipNode, z float64, frac []int) (col int, childBound [2]float64, fixed []bndChange, err error) {
+	childBound = [2]float64{z, z}
+	type cand struct {
+		j     int
+		score float64
+	}
+	cands := make([]cand, 0, len(frac))
+	for _, j := range frac {
+		v := sr.x[j]
+		f := v - math.Floor(v)
+		cands = append(cands, cand{j, score(sr.pseudocost(j, false)*f, sr.pseudocost(j, true)*(1-f))})
+	}
+	// Order by score, best first (insertion sort keeps ties in column order).
+	for i := 1; i < len(cands); i++ {
+		for k := i; k > 0 && cands[k].score > cands[k-1].score; k-- {
+			cands[k], cands[k-1] = cands[k-1], cands[k]
+		}
+	}
+	best, bestScore := cands[0].j, -1.0
+	var bestBounds [2]float64
+	bestBounds = [2]float64{z, z}
+	var saved *Basis
+	xs := append([]float64(nil), sr.x...)
+	tried := 0
+	// The budget: trials stop once they have cost half the iterations of
+	// the node solves (plus a fixed allowance); each trial gets twice the
+	// mean iterations of a node, within bounds.
+	avgIter := sbIterations
+	if sr.nodes > 1 {
+		avgIter = min(max(sbIterations, 2*sr.nodeIters/sr.nodes), 10*sbIterations)
+	}
+	sbOK := func() bool { return sr.sbIters <= sbBudget*float64(sr.nodeIters)+sbAllowance }
+	for _, c := range cands {
+		j := c.j
+		reliable := sr.pcN[0][j] >= sbReliable && sr.pcN[1][j] >= sbReliable
+		if reliable || tried >= sbCandidates || !sbOK() {
+			if c.score > bestScore {
+				best, bestScore = j, c.score
+				bestBounds = [2]float64{z, z}
+			}
+			continue
+		}
+		tried++
+		if saved == nil {
+			saved = sr.mdl.basis()
+		}
+		v := xs[j]
+		fl := math.Floor(v)
+		lo, up := sr.mdl.colBounds(j)
+		var gain [2]float64
+		var exact [2]float64
+		for d := 0; d < 2; d++ {
+			if d == 0 {
+				sr.mdl.setColBounds(j, lo, fl)
+			} else {
+				sr.mdl.setColBounds(j, fl+1, up)
+			}
+			it0 := sr.mdl.s.iters
+			st, err := sr.solveLP(avgIter, true)
+			sr.sbIters += float64(sr.mdl.s.iters - it0)
+			if err != nil {
+				var stop *errStop
+				if errors.As(err, &stop) {
+					return -1, childBound, nil, err
+				}
+				// A numerical failure in a trial: uninformative.
+				st = NotSolved
+			}
+			switch st {
+			case Infeasible:
+				gain[d], exact[d] = math.Inf(1), math.Inf(1)
+			case Optimal:
+				zc := sr.lpObjective()
+				gain[d], exact[d] = max(zc-z, 0), max(zc, z)
+				if sr.prunable(zc) {
+					exact[d] = math.Inf(1)
+				}
+			case IterationLimit: // an estimate only
+				gain[d], exact[d] = max(sr.lpObjective()-z, 0), z
+			default:
+				gain[d], exact[d] = 0, z
+			}
+			sr.mdl.setColBounds(j, lo, up)
+			if err := sr.mdl.setBasis(saved); err != nil {
+				return -1, childBound, nil, err
+			}
+		}
+		f := v - fl
+		for d := 0; d < 2; d++ {
+			if !math.IsInf(gain[d], 1) {
+				den := f
+				if d == 1 {
+					den = 1 - f
+				}
+				sr.pcSum[d][j] += gain[d] / den
+				sr.pcN[d][j]++
+			}
+		}
+		switch {
+		case math.IsInf(exact[0], 1) && math.IsInf(exact[1], 1):
+			copy(sr.x, xs)
+			return -1, [2]float64{math.Inf(1), math.Inf(1)}, nil, nil
+		case math.IsInf(exact[0], 1):
+			fixed = append(fixed, bndChange{col: j, lo: fl + 1, up: up})
+		case math.IsInf(exact[1], 1):
+			fixed = append(fixed, bndChange{col: j, lo: lo, up: fl})
+		default:
+			if s := score(gain[0], gain[1]); s > bestScore {
+				best, bestScore, bestBounds = j, s, exact
+			}
+		}
+	}
+	copy(sr.x, xs)
+	if len(fixed) > 0 {
+		return -1, childBound, fixed, nil
+	}
+	return best, bestBounds, nil, nil
+}
+
+// reducedCostFixing tightens the bounds of non-basic integer columns whose
+// reduced cost shows that moving them away from their bound by more than
+// some amount would push the objective past the incumbent.
+func (sr *mipSearch) reducedCostFixing(nd *mipNode, z float64) []bndChange {
+	if !sr.hasInc {
+		return nil
+	}
+	s := sr.mdl.s
+	slack := sr.incZ - z
+	if slack < 0 {
+		return nil
+	}
+	var out []bndChange
+	for _, j := range sr.intCols {
+		st := s.state[j]
+		if st != atLower && st != atUpper {
+			continue
+		}
+		lo, up := sr.mdl.colBounds(j)
+		if lo == up {
+			continue
+		}
+		d := s.d[j] / sr.mdl.colScale[j] // per unit of the column, internal sense
+		switch {
+		case st == atLower && d > 1e-9:
+			if k := math.Floor(slack/d + 1e-9); lo+k < up {
+				out = append(out, bndChange{col: j, lo: lo, up: lo + k})
+			}
+		case st == atUpper && d < -1e-9:
+			if k := math.Floor(slack/(-d) + 1e-9); up-k > lo {
+				out = append(out, bndChange{col: j, lo: up - k, up: up})
+			}
+		}
+	}
+	return out
+}
+
+// simpleRounding rounds the LP values of the integer columns to the nearest
+// integer and keeps the point if it is feasible.
+func (sr *mipSearch) simpleRounding() {
+	x := make([]float64, len(sr.x))
+	copy(x, sr.x)
+	for _, j := range sr.intCols {
+		x[j] = math.Round(x[j])
+	}
+	sr.tryIncumbent(x, false)
+}
+
+// tryIncumbent rounds the integer columns of x, checks the point against the
+// original problem and keeps it when it improves the incumbent. With repair,
+// a point whose continuous part is infeasible after rounding is repaired by
+// re-solving the LP with the integer columns fixed. It reports whether x (or
+// its repair) was feasible.
+func (sr *mipSearch) tryIncumbent(x []float64, repair bool) bool {
+	pt := make([]float64, len(x))
+	copy(pt, x)
+	for _, j := range sr.intCols {
+		pt[j] = math.Round(pt[j])
+	}
+	obj, ok := mipFeasible(sr.p, pt)
+	if !ok && repair {
+		pt, obj, ok = sr.repairContinuous(pt)
+	}
+	if !ok {
+		return false
+	}
+	z := sr.sense * obj
+	if !sr.hasInc || z < sr.incZ {
+		sr.incX, sr.incZ, sr.hasInc = pt, z, true
+		if sr.opt.Progress != nil {
+			sr.report(time.Now())
+		}
+	}
+	return true
+}
+
+// repairContinuous fixes the integer columns at their values in pt, solves
+// the LP over the continuous columns from the current basis, and restores
+// the model. It returns the repaired point when feasible.
+func (sr *mipSearch) repairContinuous(pt []float64) ([]float64, float64, bool) {
+	saved := sr.mdl.basis()
+	type bnd struct{ lo, up float64 }
+	old := make([]bnd, len(sr.intCols))
+	for k, j := range sr.intCols {
+		old[k].lo, old[k].up = sr.mdl.colBounds(j)
+		if pt[j] < sr.rootLo[j] || pt[j] > sr.rootUp[j] {
+			return nil, 0, false
+		}
+	}
+	for _, j := range sr.intCols {
+		sr.mdl.setColBounds(j, pt[j], pt[j])
+	}
+	st, err := sr.mdl.resolve(sr.ctx, sr.lim)
+	var out []float64
+	obj, ok := 0.0, false
+	if err == nil && st == Optimal {
+		out = make([]float64, len(pt))
+		sr.mdl.primal(out)
+		for _, j := range sr.intCols {
+			out[j] = pt[j]
+		}
+		obj, ok = mipFeasible(sr.p, out)
+	}
+	for k, j := range sr.intCols {
+		sr.mdl.setColBounds(j, old[k].lo, old[k].up)
+	}
+	_ = sr.mdl.setBasis(saved)
+	return out, obj, ok
+}
+
+// mipFeasible clamps the continuous columns of x into their bounds (by at
+// most the tolerance) and checks x against p: integrality, column and row
+// bounds within feasTol relative. It returns the objective cᵀx + Offset.
+func mipFeasible(p *Problem, x []float64) (float64, bool) {
+	for j := range x {
+		lo, up := p.ColLower[j], p.ColUpper[j]
+		if p.Integer[j] && x[j] != math.Round(x[j]) {
+			return 0, false
+		}
+		if x[j] < lo {
+			if lo-x[j] > feasTol*max(1, math.Abs(lo)) {
+				return 0, false
+			}
+			x[j] = lo
+		}
+		if x[j] > up {
+			if x[j]-up > feasTol*max(1, math.Abs(up)) {
+				return 0, false
+			}
+			x[j] = up
+		}
+	}
+	act := make([]float64, p.NumRows())
+	mag := make([]float64, p.NumRows())
+	obj := p.Offset
+	for j, xj := range x {
+		obj += p.Cost[j] * xj
+		if xj == 0 {
+			continue
+		}
+		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+			i := p.A.Index[k]
+			t := p.A.Value[k] * xj
+			act[i] += t
+			mag[i] += math.Abs(t)
+		}
+	}
+	for i := range act {
+		lo, up := p.RowLower[i], p.RowUpper[i]
+		if lo > math.Inf(-1) && act[i] < lo-feasTol*max(1, math.Abs(lo), mag[i]) {
+			return 0, false
+		}
+		if up < math.Inf(1) && act[i] > up+feasTol*max(1, math.Abs(up), mag[i]) {
+			return 0, false
+		}
+	}
+	return obj, true
+}
+
+// result assembles the MILP Result of a search that ended with st.
+func (sr *mipSearch) result(st Status, start time.Time) Result {
+	res := Result{Status: st, Iterations: sr.mdl.s.iters, Nodes: sr.nodes}
+	b := sr.bestBound()
+	switch st {
+	case Optimal:
+		if len(sr.open) == 0 {
+			b = sr.incZ
+		}
+	case Infeasible:
+		b = math.Inf(1)
+	case Unbounded:
+		b = math.Inf(-1)
+	}
+	if sr.hasInc {
+		b = min(sr.roundBound(b), sr.incZ)
+	}
+	res.Bound = sr.sense * b
+	if sr.hasInc {
+		res.X = sr.incX
+		res.Objective = sr.sense * sr.incZ
+		res.RowActivity = rowActivity(sr.p, res.X)
+		res.Gap = sr.gap(res.Objective, res.Bound)
+		if st == Optimal && len(sr.open) == 0 {
+			res.Gap = 0
+		}
+	} else {
+		res.Gap = math.Inf(1)
+	}
+	res.Elapsed = time.Since(start)
+	return res
+}
