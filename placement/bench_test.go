@@ -62,8 +62,9 @@ func realistic(b testing.TB, seed uint64, nWork, nOffers, slices int) placement.
 		}
 		ws = append(ws, workload.Workload{Name: fmt.Sprintf("job%03d", i), Kind: workload.Batch,
 			GPUs: 8 * (1 + r.IntN(8)), WorkGPUHours: float64(2000 + r.IntN(60000)),
-			Deadline:     time.Duration(14+r.IntN(300)) * 24 * time.Hour,
-			Requirements: workload.Requirements{Jurisdictions: class, MinMemoryGiB: 40},
+			Deadline: time.Duration(14+r.IntN(300)) * 24 * time.Hour,
+			Requirements: workload.Requirements{Jurisdictions: class, MinMemoryGiB: 40,
+				Interconnect: workload.Interconnect{Independent: true}},
 			Interruption: workload.Interruption{Tolerance: workload.Checkpointed, CheckpointTime: 10 * time.Minute},
 			Data:         workload.Data{DatasetGB: float64(50 + r.IntN(2000))},
 			Setup:        workload.Setup{EngineerHours: float64(r.IntN(8))}})

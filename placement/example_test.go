@@ -76,6 +76,7 @@ func ExampleSolve_compliance() {
 		Requirements: workload.Requirements{Jurisdictions: []string{"EU"}},
 		Interruption: workload.Interruption{Tolerance: workload.Stateless}}
 	job := workload.Workload{Name: "embed", Kind: workload.Batch, GPUs: 16, WorkGPUHours: 40000,
+		Requirements: workload.Requirements{Interconnect: workload.Interconnect{Independent: true}},
 		Interruption: workload.Interruption{Tolerance: workload.Checkpointed, CheckpointTime: 300e9}}
 
 	p := placement.Problem{

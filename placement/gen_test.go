@@ -70,6 +70,7 @@ func portfolio(seed uint64, services, jobs, offers int, period time.Duration, ba
 			w.Deadline = time.Duration(7+r.IntN(300)) * 24 * time.Hour
 		}
 		w.Requirements.Jurisdictions = classes[r.IntN(len(classes))]
+		w.Requirements.Interconnect.Independent = true
 		ws = append(ws, w)
 	}
 	a := bare()

@@ -40,6 +40,7 @@ func spot(id, rate string, gpn, stock int, interrupt float64) provider.Offer {
 // GPUs, due by deadline (0: none).
 func batch(name string, gpus int, work float64, deadline time.Duration) workload.Workload {
 	return workload.Workload{Name: name, Kind: workload.Batch, GPUs: gpus, WorkGPUHours: work, Deadline: deadline,
+		Requirements: workload.Requirements{Interconnect: workload.Interconnect{Independent: true}},
 		Interruption: workload.Interruption{Tolerance: workload.Checkpointed, CheckpointTime: 5 * time.Minute}}
 }
 

@@ -190,7 +190,10 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			if len(cols) == 0 {
 				continue
 			}
-			cols, vals = append(cols, y), append(vals, -big)
+			for i := range vals { // scaled: Σ (Δr/M)·x − y ≤ 0
+				vals[i] /= big
+			}
+			cols, vals = append(cols, y), append(vals, -1)
 			b.AddRow(fmt.Sprintf("link_%d_%d", wd.idx, in.os[in.pairs[q].k].idx), math.Inf(-1), 0, cols, vals)
 			if z := pm.zCol[in.pairs[q].k]; z >= 0 {
 				b.AddRow(fmt.Sprintf("peroffer_%d_%d", wd.idx, in.os[in.pairs[q].k].idx), math.Inf(-1), 0, []int{y, z}, []float64{1, -1})

@@ -127,7 +127,7 @@ func (st *solveState) solvePool(ctx context.Context, pl pool) (*poolSolution, er
 		return nil, err
 	}
 	if in.fastPath(pl) {
-		sol, err := in.solveMerit(pl)
+		sol, err := in.solveMerit(ctx, pl)
 		if err != nil {
 			return nil, err
 		}
@@ -144,16 +144,16 @@ func (st *solveState) solvePool(ctx context.Context, pl pool) (*poolSolution, er
 // one-off costs of the offers it uses are added to its cost, and the least
 // one-off to its bound (some offer must be placed on). Nil when the pool
 // needs the general path to prove its plan.
-func (in *instance) solveMerit(pl pool) (*poolSolution, error) {
+func (in *instance) solveMerit(ctx context.Context, pl pool) (*poolSolution, error) {
 	mp := in.meritProblem(pl)
 	wd := &in.ws[pl.ws[0]]
-	ms, err := merit.SolveNodes(mp, merit.NodeOptions{})
+	ms, err := merit.SolveNodes(ctx, mp, merit.NodeOptions{})
 	if err != nil {
 		if errors.Is(err, merit.ErrInfeasible) {
 			return nil, in.infeasible(pl, err)
 		}
-		if errors.Is(err, merit.ErrNodeLimit) {
-			return nil, nil
+		if errors.Is(err, merit.ErrNodeLimit) || ctx.Err() != nil {
+			return nil, nil // the general path decides
 		}
 		return nil, fmt.Errorf("%w: %w", ErrSolver, err)
 	}
