@@ -160,7 +160,7 @@ func offerRank(in *instance, id string) int {
 func (in *instance) use(q int, u []float64) *Use {
 	pr := &in.pairs[q]
 	wd, od := &in.ws[pr.w], &in.os[pr.k]
-	us := &Use{Offer: od.o.ID, Tier: tierOf(od), Terms: pr.terms, Cost: decimal.Zero}
+	us := &Use{Offer: od.o.ID, Tier: tierOf(od), Terms: pr.terms, Cost: decimal.Zero, GPUs: append([]float64(nil), u...)}
 	for t, v := range u {
 		us.PeakGPUs = max(us.PeakGPUs, v)
 		us.GPUHours += v * in.hours[t] * wd.reps[t]

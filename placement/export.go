@@ -25,7 +25,9 @@ func Model(p Problem) (*lp.Problem, error) {
 		all.ws = append(all.ws, i)
 	}
 	for k := range in.os {
-		all.os = append(all.os, k)
+		if len(in.os[k].pairs) > 0 {
+			all.os = append(all.os, k)
+		}
 	}
 	pm, err := in.model(all)
 	if err != nil {

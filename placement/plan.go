@@ -131,6 +131,8 @@ type Use struct {
 	// occupied over the horizon; NodeHours the node-hours of use as tco
 	// prices them (tco.Use.NodeHours).
 	PeakGPUs, GPUHours, NodeHours float64
+	// GPUs is the GPUs used in each slice of the period (Plan.Slices).
+	GPUs []float64
 	// Lines are the workload's own lines of the offer's cost terms priced
 	// at this use: variable lines per node-hour, one-off lines once.
 	Lines []tco.Line

@@ -38,6 +38,9 @@ func (in *instance) pools() []pool {
 		}
 	}
 	for _, od := range in.os {
+		if len(od.pairs) == 0 {
+			continue // its workloads were unplaced
+		}
 		for _, pi := range od.pairs[1:] {
 			union(in.pairs[od.pairs[0]].w, in.pairs[pi].w)
 		}
