@@ -3,7 +3,9 @@ package placement_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -79,14 +81,15 @@ func benchSolve(b *testing.B, p placement.Problem) {
 	b.ReportAllocs()
 	var plan placement.Plan
 	var err error
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime()
 	for b.Loop() {
 		plan, err = placement.Solve(context.Background(), p)
-		if err != nil {
+		if err != nil && !(errors.Is(err, context.DeadlineExceeded) && plan.Status != placement.NoPlan) {
 			b.Fatal(err)
 		}
 	}
 	per := time.Since(start).Seconds() / float64(b.N)
+	b.ReportMetric((cpuTime()-cpu).Seconds()*1e3/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(len(p.Workloads))/per, "workloads/s")
 	b.ReportMetric(plan.Gap, "gap")
 	b.ReportMetric(float64(plan.Stats.Rows), "rows")
@@ -113,10 +116,80 @@ func benchSolve(b *testing.B, p placement.Problem) {
 		b.Fatalf("cbc: %v\n%s", err, out)
 	}
 	c := time.Since(t0).Seconds()
-	b.ReportMetric(c, "cbc-s")
+	b.ReportMetric(c, "cbc-s") // wall time of the cbc process, start-up and parsing included
 	b.ReportMetric(c/per, "cbc/solve")
 }
 
-func BenchmarkPortfolioS(b *testing.B) { benchSolve(b, realistic(b, 1, 50, 40, 168)) }
-func BenchmarkPortfolioM(b *testing.B) { benchSolve(b, realistic(b, 2, 300, 150, 168)) }
-func BenchmarkPortfolioL(b *testing.B) { benchSolve(b, realistic(b, 3, 1000, 400, 168)) }
+// limited is p with a time limit: the benchmark reports the gap reached.
+func limited(p placement.Problem, d time.Duration) placement.Problem {
+	p.Options.TimeLimit = d
+	return p
+}
+
+func BenchmarkPortfolioS(b *testing.B) {
+	benchSolve(b, limited(realistic(b, 1, 50, 40, 168), 120*time.Second))
+}
+
+func BenchmarkPortfolioM(b *testing.B) {
+	benchSolve(b, limited(realistic(b, 2, 300, 150, 168), 300*time.Second))
+}
+
+// BenchmarkPortfolioL is skipped: its full model has about 20 million use
+// columns (1,000 workloads × ~120 compatible offers × 168 slices), beyond
+// the memory target before any solve; it needs column generation or
+// aggregation of workloads (see the package comment).
+func BenchmarkPortfolioL(b *testing.B) {
+	b.Skip("L = 1000 × 400 × 168: the full model (~2·10⁷ columns) exceeds 2 GB; not attempted")
+}
+
+// onePool is the lp-bench single pool: one service with a diurnal,
+// weekly and growing demand over `slices` hourly slices, and `offers`
+// offers of one GPU per node — 15 % on-demand, 15 % spot, 45 % reserved,
+// 25 % owned-like long reservations — each with a stock limit, plus an
+// unlimited on-demand backstop; no hidden costs, so the merit-order
+// programme is exact.
+func onePool(b testing.TB, seed uint64, slices, offers int) placement.Problem {
+	b.Helper()
+	r := rand.New(rand.NewPCG(seed, 11))
+	pts := make([]workload.Point, slices+1)
+	for t := range pts {
+		h := float64(t)
+		v := 0.75 + 0.2*math.Sin(2*math.Pi*(h-8)/24)
+		if day := (t / 24) % 7; day >= 5 {
+			v *= 0.8
+		}
+		v *= 1 + 0.1*h/float64(slices)
+		v *= 1 + 0.03*(2*r.Float64()-1)
+		pts[t] = workload.Point{T: time.Duration(t) * time.Hour, V: min(1, max(0, v/1.2))}
+	}
+	curve, err := workload.NewPiecewiseLinear(pts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	period := time.Duration(slices) * time.Hour
+	svc := workload.Workload{Name: "svc", Kind: workload.Inference, GPUs: 2000, Demand: curve, Horizon: period,
+		Interruption: workload.Interruption{Tolerance: workload.Stateless}}
+	var os []provider.Offer
+	for k := range offers {
+		id := fmt.Sprintf("o%03d", k)
+		x := r.Float64()
+		stock := 50 + r.IntN(350)
+		switch {
+		case x < 0.15:
+			os = append(os, onDemand(id, money(3.6+0.8*r.Float64()).String(), 1, stock))
+		case x < 0.30:
+			os = append(os, spot(id, money(1.3+0.9*r.Float64()).String(), 1, stock, 0))
+		case x < 0.75:
+			os = append(os, reserved(id, money(1.6+r.Float64()).String(), 1, 100+r.IntN(500)))
+		default:
+			os = append(os, reserved(id, money(0.9+0.5*r.Float64()).String(), 1, stock))
+		}
+	}
+	os = append(os, onDemand("backstop", "4.5", 1, 0))
+	a := bare()
+	a.Horizon = period
+	return placement.Problem{Workloads: []workload.Workload{svc}, Offers: os, Assumptions: a,
+		Options: placement.Options{Period: period, Slices: slices}}
+}
+
+func BenchmarkOnePool720x200(b *testing.B) { benchSolve(b, onePool(b, 1, 720, 200)) }
