@@ -19,7 +19,11 @@ import (
 // equal objectives), and Solve's bound is at least that relaxation's
 // optimum and at most its plan's total.
 func TestRelaxationDuality(t *testing.T) {
-	for seed := range uint64(8) {
+	n := uint64(8)
+	if testing.Short() {
+		n = 3
+	}
+	for seed := range n {
 		p := portfolio(seed+40, 3, 2, 6, 24*time.Hour, seed%2 == 0)
 		m, err := placement.Model(p)
 		if err != nil {
@@ -49,8 +53,11 @@ func TestRelaxationDuality(t *testing.T) {
 // integer assignment of the model's node counts and placements, each with
 // its best continuous use (an LP), gives the optimum Solve finds.
 func TestBruteForce(t *testing.T) {
-	cases := 0
-	for seed := range uint64(40) {
+	cases, n, enough := 0, uint64(40), 10
+	if testing.Short() {
+		n, enough = 12, 3
+	}
+	for seed := range n {
 		p := portfolio(seed+200, 1+int(seed%2), int(seed%2), 2, 4*time.Hour, seed%3 != 0)
 		p.Options.Slices = 4
 		for i := range p.Offers { // small stocks keep the enumeration small
@@ -113,7 +120,7 @@ func TestBruteForce(t *testing.T) {
 			t.Errorf("seed %d (%d integers): Solve %.6f, brute force %.6f", seed, len(ints), got, best)
 		}
 	}
-	if cases < 10 {
+	if cases < enough {
 		t.Errorf("only %d tiny cases enumerated", cases)
 	}
 }

@@ -438,6 +438,29 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 			sol.use[q] = u
 		}
 	}
+	// A job does its work and no more: where free capacity let the solver
+	// do more (a degenerate optimum), its use is scaled down, which costs no
+	// more and keeps every constraint.
+	for _, w := range pm.pl.ws {
+		wd := &in.ws[w]
+		if wd.service {
+			continue
+		}
+		done := 0.0
+		for _, q := range wd.pairs {
+			for t, v := range sol.use[q] {
+				done += in.pairs[q].rate * in.hours[t] * wd.reps[t] * v
+			}
+		}
+		if done > wd.work*(1+1e-9) {
+			f := wd.work / done
+			for _, q := range wd.pairs {
+				for t := range sol.use[q] {
+					sol.use[q][t] *= f
+				}
+			}
+		}
+	}
 	return sol
 }
 

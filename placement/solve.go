@@ -256,25 +256,19 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	}
 	bound := r.Objective
 	duals := pm.duals(in, &r)
-	x, inc, err := st.roundAndFix(ctx, &relax, p, r)
-	if err != nil && x == nil {
-		return nil, err
+	if ints == 0 {
+		sol := pm.solution(in, r.X, r.Objective, r.Objective)
+		sol.stockValue, sol.peakValue, sol.optimal = duals.stock, duals.peak, true
+		return sol, nil
 	}
-	st.report(bound, inc)
-	if x != nil && relGap(inc, bound) <= in.s.Gap || ints == 0 || ctx.Err() != nil {
-		if x == nil {
-			return nil, ctx.Err()
-		}
-		sol := pm.solution(in, x, inc, min(bound, inc))
-		sol.stockValue, sol.peakValue = duals.stock, duals.peak
-		sol.optimal = relGap(inc, bound) <= in.s.Gap
-		return sol, ctx.Err()
-	}
+	// The MILP, warm-started at the relaxation's basis (the built-in
+	// branch-and-bound) or handed to cbc.
 	var solver lp.Solver = builtinMIP{}
+	mopt := lp.Options{Gap: in.s.Gap, Basis: r.Basis,
+		Progress: func(pr lp.Progress) { st.report(max(bound, pr.Bound), pr.Incumbent) }}
 	if in.s.Solver == CBC {
-		solver = cbcSolver{path: in.s.CBCPath}
+		solver, mopt.Basis = cbcSolver{path: in.s.CBCPath}, nil
 	}
-	mopt := lp.Options{Gap: in.s.Gap, Progress: func(pr lp.Progress) { st.report(pr.Bound, min(inc, pr.Incumbent)) }}
 	mr, merr := solver.Solve(ctx, p, mopt)
 	st.stats.Iterations += mr.Iterations
 	st.stats.Nodes += mr.Nodes
@@ -282,13 +276,23 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	if merr != nil && !unsupported && ctx.Err() == nil {
 		return nil, solverErr(merr)
 	}
-	optimal := false
-	if mr.HasSolution() && (x == nil || mr.Objective < inc) {
+	var x []float64
+	inc := math.Inf(1)
+	if mr.HasSolution() {
 		x, inc = mr.X, mr.Objective
 	}
-	if !math.IsInf(mr.Bound, 0) && !math.IsNaN(mr.Bound) && mr.Status == lp.Optimal {
-		bound = max(bound, mr.Bound)
-		optimal = true
+	optimal := mr.Status == lp.Optimal
+	if b := mr.Bound; !math.IsInf(b, 0) && !math.IsNaN(b) && (optimal || mr.Status != lp.Infeasible) {
+		bound = max(bound, min(b, inc))
+	}
+	// Without a MILP solution (no branch-and-bound, or none found before a
+	// limit), the relaxation rounded up and re-optimised.
+	if x == nil && mr.Status != lp.Infeasible && ctx.Err() == nil {
+		var rerr error
+		x, inc, rerr = st.roundAndFix(ctx, &relax, p, r)
+		if rerr != nil && x == nil {
+			return nil, rerr
+		}
 	}
 	if mr.Status == lp.Infeasible && x == nil {
 		return nil, in.infeasible(pl, errors.New("no integer plan"))
