@@ -127,7 +127,7 @@ func limited(p placement.Problem, d time.Duration) placement.Problem {
 }
 
 func BenchmarkPortfolioS(b *testing.B) {
-	benchSolve(b, limited(realistic(b, 1, 50, 40, 168), 120*time.Second))
+	benchSolve(b, limited(realistic(b, 1, 50, 40, 168), 300*time.Second))
 }
 
 func BenchmarkPortfolioM(b *testing.B) {

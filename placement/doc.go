@@ -64,9 +64,17 @@
 // Options.Gap, else the pool goes to the general path). The screening curve
 // is its special case without binding stock. Other pools are MILPs: the LP
 // relaxation is solved by placement/lp's dual simplex (the proven bound and
-// the duals), its integers are rounded up and re-optimised (a first plan),
-// and when the gap is above Options.Gap the MILP goes to lp.Solve's
-// branch-and-bound or, with Options.Solver = CBC, to an external cbc.
+// the duals); its integers rounded up and the rest re-optimised give a
+// first plan, kept when it is within Options.Gap; otherwise the MILP goes
+// to lp.Solve's branch-and-bound, warm-started at the relaxation's basis,
+// or with Options.Solver = CBC to an external cbc on the exported model,
+// and the better plan and the better bound are kept. The first plan is
+// what a limit or a cancellation returns when the MILP solver found none.
+// Rounding up never breaks a constraint but a budget. Before modelling, a
+// pay-as-you-go pair that another pair of
+// the same workload dominates (unlimited, no dearer per unit of work, no
+// dearer one-off, no per-offer cost, not interruptible where it matters) is
+// left out: moving its use to the dominating pair never costs more.
 //
 // Marginal values come from the relaxation's duals: the saving of one more
 // node of stock (minus the reduced cost of n_k at its bound; the stock rows'

@@ -157,7 +157,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			up := od.stock * od.gpn
 			if od.committed {
 				cols, vals, up = append(cols, pm.nCol[k]), append(vals, -od.gpn), 0
-			} else if od.committed || up >= b.sumUpper(cols) {
+			} else if up >= b.sumUpper(cols) {
 				continue // the stock cannot bind
 			}
 			rows[t] = b.AddRow("cap_"+itoa(od.idx)+"_"+itoa(t), math.Inf(-1), up, cols, vals)

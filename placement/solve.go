@@ -261,11 +261,27 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 		sol.stockValue, sol.peakValue, sol.optimal = duals.stock, duals.peak, true
 		return sol, nil
 	}
+	// A first plan: the relaxation's integers rounded up, the rest
+	// re-optimised; enough when it is within the gap.
+	x, inc, err := st.roundAndFix(ctx, &relax, p, r)
+	if err != nil && x == nil {
+		return nil, err
+	}
+	st.report(bound, inc)
+	if x != nil && relGap(inc, bound) <= in.s.Gap || ctx.Err() != nil {
+		if x == nil {
+			return nil, ctx.Err()
+		}
+		sol := pm.solution(in, x, inc, min(bound, inc))
+		sol.stockValue, sol.peakValue = duals.stock, duals.peak
+		sol.optimal = relGap(inc, bound) <= in.s.Gap
+		return sol, ctx.Err()
+	}
 	// The MILP, warm-started at the relaxation's basis (the built-in
 	// branch-and-bound) or handed to cbc.
 	var solver lp.Solver = builtinMIP{}
 	mopt := lp.Options{Gap: in.s.Gap, Basis: r.Basis,
-		Progress: func(pr lp.Progress) { st.report(max(bound, pr.Bound), pr.Incumbent) }}
+		Progress: func(pr lp.Progress) { st.report(max(bound, pr.Bound), min(inc, pr.Incumbent)) }}
 	if in.s.Solver == CBC {
 		solver, mopt.Basis = cbcSolver{path: in.s.CBCPath}, nil
 	}
@@ -276,23 +292,12 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	if merr != nil && !unsupported && ctx.Err() == nil {
 		return nil, solverErr(merr)
 	}
-	var x []float64
-	inc := math.Inf(1)
-	if mr.HasSolution() {
+	if mr.HasSolution() && (x == nil || mr.Objective < inc) {
 		x, inc = mr.X, mr.Objective
 	}
 	optimal := mr.Status == lp.Optimal
-	if b := mr.Bound; !math.IsInf(b, 0) && !math.IsNaN(b) && (optimal || mr.Status != lp.Infeasible) {
+	if b := mr.Bound; !math.IsInf(b, 0) && !math.IsNaN(b) && mr.Status != lp.Infeasible {
 		bound = max(bound, min(b, inc))
-	}
-	// Without a MILP solution (no branch-and-bound, or none found before a
-	// limit), the relaxation rounded up and re-optimised.
-	if x == nil && mr.Status != lp.Infeasible && ctx.Err() == nil {
-		var rerr error
-		x, inc, rerr = st.roundAndFix(ctx, &relax, p, r)
-		if rerr != nil && x == nil {
-			return nil, rerr
-		}
 	}
 	if mr.Status == lp.Infeasible && x == nil {
 		return nil, in.infeasible(pl, errors.New("no integer plan"))
@@ -348,7 +353,7 @@ func (st *solveState) roundAndFix(ctx context.Context, relax, p *lp.Problem, r l
 		}
 		return min(p.ColUpper[j], math.Ceil(v-1e-7))
 	}
-	for range 2 {
+	for range 1 {
 		changed := false
 		for j, isInt := range p.Integer {
 			if !isInt {
