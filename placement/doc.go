@@ -18,7 +18,8 @@
 // r_jt = min(R, ⌊(D_j − s_t − Δ_t)/P⌋ + 1) (0 when none does), so its work
 // is placed before the deadline in any slice — it fills the valleys of
 // committed capacity. Services are sampled with workload.Discretize over P;
-// capacity must cover each slice's peak, d_wt = GPUs_w · peak_wt.
+// capacity must cover each slice's peak, d_wt = GPUs_w · peak_wt (zero
+// below a millionth of a GPU).
 //
 // # Model
 //

@@ -83,6 +83,9 @@ type pair struct {
 	dominated bool
 }
 
+// minGPUs is the least demand of a slice that counts.
+const minGPUs = 1e-6
+
 // prepare builds the instance of p.
 func prepare(p *Problem) (*instance, error) {
 	s, err := p.settle()
@@ -329,7 +332,11 @@ func (in *instance) workload(wi int, w workload.Workload) (*wdata, error, error)
 		wd.demand, wd.peak = make([]float64, T), make([]float64, T)
 		for t, x := range sl {
 			wd.peak[t] = x.Peak
-			wd.demand[t] = float64(w.GPUs) * x.Peak
+			// Below a millionth of a GPU a slice needs nothing (tco, too,
+			// rounds node counts within 1e-9 of a whole node).
+			if d := float64(w.GPUs) * x.Peak; d >= minGPUs {
+				wd.demand[t] = d
+			}
 			wd.reps[t] = in.s.reps
 		}
 		return wd, nil, nil
