@@ -182,10 +182,14 @@ func BreakEven(w workload.Workload, rent, own provider.Offer, a Assumptions) (Br
 	costs := func(u float64) (r, o Report, err error) {
 		au := a
 		au.Utilization = u
-		if r, err = Evaluate(sw, rent, au); err != nil {
+		p, err := Prepare(sw, au) // once for both offers
+		if err != nil {
 			return r, o, err
 		}
-		o, err = Evaluate(sw, own, au)
+		if r, err = p.Evaluate(rent); err != nil {
+			return r, o, err
+		}
+		o, err = p.Evaluate(own)
 		return r, o, err
 	}
 	// cheaper returns the cheaper side at u (renting on a tie).

@@ -239,8 +239,10 @@ const maxMonths = 12 * 300
 func newSchedule(horizon time.Duration, rate float64) *schedule {
 	months := int(math.Ceil(horizon.Hours() / provider.Month.Hours()))
 	months = max(1, min(months, maxMonths))
-	s := &schedule{horizon: horizon, months: months, hours: dec(horizon.Hours()), month: hoursPerMonth,
-		end: decimal.NewFromInt(1), wholeFactors: decimal.Zero, rate: rate}
+	s := &schedule{horizon: horizon, months: months, month: hoursPerMonth, end: decimal.NewFromInt(1), wholeFactors: decimal.Zero, rate: rate}
+	if months > 1 {
+		s.hours = dec(horizon.Hours())
+	}
 	if rate == 0 {
 		return s
 	}

@@ -285,7 +285,7 @@ func unmarshalCurve(data []byte, d Decoder) (Curve, error) {
 			return nil, err
 		}
 		if *nodes+len(v.Terms) > MaxCurveNodes {
-			return nil, fmt.Errorf("%w: %w: a sum of %d terms: more than MaxCurveNodes = %d curves", ErrMalformed, ErrOutOfRange, len(v.Terms), MaxCurveNodes)
+			return nil, fmt.Errorf("workload: %w: %w: a sum of %d terms: more than MaxCurveNodes = %d curves", ErrMalformed, ErrOutOfRange, len(v.Terms), MaxCurveNodes)
 		}
 		terms := make([]Curve, len(v.Terms))
 		for i, raw := range v.Terms {

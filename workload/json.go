@@ -33,11 +33,11 @@ func (a *jsonAmount) UnmarshalJSON(b []byte) error {
 		text = text[1 : len(text)-1]
 	}
 	if len(text) > MaxNumberLen {
-		return fmt.Errorf("%w: amount %s: more than MaxNumberLen = %d characters", ErrOutOfRange, echo(string(text)), MaxNumberLen)
+		return fmt.Errorf("workload: %w: amount %s: more than MaxNumberLen = %d characters", ErrOutOfRange, echo(string(text)), MaxNumberLen)
 	}
 	d := decimal.Decimal(*a)
 	if err := d.UnmarshalJSON(b); err != nil {
-		return fmt.Errorf("%w: amount %s: not a decimal number", ErrMalformed, echo(string(text)))
+		return fmt.Errorf("workload: %w: amount %s: not a decimal number", ErrMalformed, echo(string(text)))
 	}
 	*a = jsonAmount(d)
 	return nil

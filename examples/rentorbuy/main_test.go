@@ -81,12 +81,13 @@ func TestRunFreshOffers(t *testing.T) {
 
 // TestRunVerdictAgreesWithRanges: in every row, the verdict at the expected
 // utilization is "buy" exactly when the utilization lies in a range where
-// owning is cheaper. The AWS 3-year reservation row once read "always" and
-// "never" side by side: owning won at the lowest utilization only.
+// owning is cheaper (at 30, 60 and 95 %; 60 % only in -short mode). The AWS 3-year reservation row once
+// read "always" and "never" side by side: owning won at the lowest
+// utilization only.
 func TestRunVerdictAgreesWithRanges(t *testing.T) {
 	utils := []string{"0.3", "0.6", "0.95"}
-	if raceEnabled {
-		utils = utils[1:2]
+	if raceEnabled || testing.Short() {
+		utils = []string{"0.6"}
 	}
 	for _, util := range utils {
 		var out, warn bytes.Buffer

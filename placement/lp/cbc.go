@@ -28,8 +28,10 @@ import (
 // without its free rows (which CBC would drop; their duals are 0). It
 // runs
 //
-//	cbc model.mps -timeMode elapsed [-sec T] [-ratioGap G] [-maxNodes N]
-//	    [-maxIterations K] [-threads P] [Args...] -solve -solu sol.txt -saveSolution sol.bin
+//	cbc model.mps -timeMode elapsed [-sec T] [-maxIterations K] [-ratioGap G]
+//	    [-maxNodes N] [-threads P] [Args...] -solve -solu sol.txt -saveSolution sol.bin
+//
+// (-ratioGap, Options.Gap or 1e-9, and -maxNodes for a MILP only)
 //
 // and reads the status from CBC's messages and solution file and the numbers
 // (full float64 precision) from its binary solution file, by index.

@@ -506,14 +506,17 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 		if sr.prunable(z) {
 			return nil, nil
 		}
-		frac := sr.fractional()
+		frac := sr.fractional(intTol)
 		if len(frac) == 0 {
-			if !sr.tryIncumbent(sr.x, true) {
-				// Integral LP point not feasible within tolerance: give up
-				// on this node rather than branch on nothing.
+			if sr.tryIncumbent(sr.x, true) {
 				return nil, nil
 			}
-			return nil, nil
+			// Integral within intTol but not feasible once rounded, even
+			// after the repair LP: branch on the columns that are not
+			// exactly integral, or give up on the node when there are none.
+			if frac = sr.fractional(1e-12); len(frac) == 0 {
+				return nil, nil
+			}
 		}
 		sr.simpleRounding()
 		if sr.prunable(z) {
@@ -574,12 +577,13 @@ func appendChanges(base, extra []bndChange) []bndChange {
 	return append(out, extra...)
 }
 
-// fractional lists the integer columns whose LP value is fractional.
-func (sr *mipSearch) fractional() []int {
+// fractional lists the integer columns whose LP value is more than tol
+// away from an integer.
+func (sr *mipSearch) fractional(tol float64) []int {
 	var f []int
 	for _, j := range sr.intCols {
 		v := sr.x[j]
-		if math.Abs(v-math.Round(v)) > intTol {
+		if math.Abs(v-math.Round(v)) > tol {
 			f = append(f, j)
 		}
 	}
@@ -654,7 +658,7 @@ func dirIndex(up bool) int {
 // updatePseudocost records the objective gain per unit of the branching
 // that created nd.
 func (sr *mipSearch) updatePseudocost(nd *mipNode, z float64) {
-	if nd.frac <= 0 || math.IsInf(nd.parentObj, 0) {
+	if nd.frac < intTol || math.IsInf(nd.parentObj, 0) {
 		return
 	}
 	d := dirIndex(nd.up)
@@ -784,11 +788,11 @@ func (sr *mipSearch) selectBranch(nd *mipNode, z float64, frac []int) (col int, 
 		}
 		f := v - fl
 		for d := 0; d < 2; d++ {
-			if !math.IsInf(gain[d], 1) {
-				den := f
-				if d == 1 {
-					den = 1 - f
-				}
+			den := f
+			if d == 1 {
+				den = 1 - f
+			}
+			if !math.IsInf(gain[d], 1) && den >= intTol {
 				sr.pcSum[d][j] += gain[d] / den
 				sr.pcN[d][j]++
 			}
@@ -902,37 +906,41 @@ func (sr *mipSearch) tryIncumbent(x []float64, repair bool) bool {
 	return true
 }
 
-// repairContinuous fixes the integer columns at their values in pt, solves
-// the LP over the continuous columns from the current basis, and restores
-// the model. It returns the repaired point when feasible.
+// repairContinuous fixes the integer columns at their values in pt and
+// solves the LP over the continuous columns of the original problem (no
+// cuts: their safety margins and tolerances could make the fixed LP
+// slightly infeasible) from scratch. It returns the repaired point (nil
+// when the LP is not optimal), its objective and whether it passes the
+// strict check.
 func (sr *mipSearch) repairContinuous(pt []float64) ([]float64, float64, bool) {
-	saved := sr.mdl.basis()
-	type bnd struct{ lo, up float64 }
-	old := make([]bnd, len(sr.intCols))
-	for k, j := range sr.intCols {
-		old[k].lo, old[k].up = sr.mdl.colBounds(j)
+	if len(sr.intCols) == sr.p.NumCols() {
+		return nil, 0, false
+	}
+	q := *sr.p
+	q.ColLower = append([]float64(nil), sr.p.ColLower...)
+	q.ColUpper = append([]float64(nil), sr.p.ColUpper...)
+	for _, j := range sr.intCols {
 		if pt[j] < sr.rootLo[j] || pt[j] > sr.rootUp[j] {
 			return nil, 0, false
 		}
+		q.ColLower[j], q.ColUpper[j] = pt[j], pt[j]
 	}
+	mdl, err := newLPModel(&q)
+	if err != nil {
+		return nil, 0, false
+	}
+	lim := lpLimits{Deadline: sr.lim.Deadline, Start: sr.lim.Start}
+	st, err := mdl.solve(sr.ctx, lim)
+	sr.extraIters += mdl.s.iters
+	if err != nil || st != Optimal {
+		return nil, 0, false
+	}
+	out := make([]float64, len(pt))
+	mdl.primal(out)
 	for _, j := range sr.intCols {
-		sr.mdl.setColBounds(j, pt[j], pt[j])
+		out[j] = pt[j]
 	}
-	st, err := sr.mdl.resolve(sr.ctx, sr.lim)
-	var out []float64
-	obj, ok := 0.0, false
-	if err == nil && st == Optimal {
-		out = make([]float64, len(pt))
-		sr.mdl.primal(out)
-		for _, j := range sr.intCols {
-			out[j] = pt[j]
-		}
-		obj, ok = mipFeasible(sr.p, out, true)
-	}
-	for k, j := range sr.intCols {
-		sr.mdl.setColBounds(j, old[k].lo, old[k].up)
-	}
-	_ = sr.mdl.setBasis(saved)
+	obj, ok := mipFeasible(sr.p, out, true)
 	return out, obj, ok
 }
 
@@ -1034,31 +1042,7 @@ func (sr *mipSearch) result(st Status, start time.Time) Result {
 // cut-strengthened problem may sit on a cut's safety margin, a hair away
 // from the original row (0.999999995 for 1).
 func (sr *mipSearch) polish() {
-	if len(sr.intCols) == sr.p.NumCols() {
-		return
-	}
-	q := *sr.p
-	q.ColLower = append([]float64(nil), sr.p.ColLower...)
-	q.ColUpper = append([]float64(nil), sr.p.ColUpper...)
-	for _, j := range sr.intCols {
-		q.ColLower[j], q.ColUpper[j] = sr.incX[j], sr.incX[j]
-	}
-	mdl, err := newLPModel(&q)
-	if err != nil {
-		return
-	}
-	lim := lpLimits{IterationLimit: 10*sr.p.NumRows() + 1000, Start: sr.lim.Start}
-	st, err := mdl.solve(context.Background(), lim)
-	sr.extraIters += mdl.s.iters
-	if err != nil || st != Optimal {
-		return
-	}
-	x := make([]float64, len(sr.incX))
-	mdl.primal(x)
-	for _, j := range sr.intCols {
-		x[j] = sr.incX[j]
-	}
-	obj, ok := mipFeasible(sr.p, x, true)
+	x, obj, ok := sr.repairContinuous(sr.incX)
 	if z := sr.sense * obj; ok && z <= sr.incZ+1e-9*max(1, math.Abs(sr.incZ)) {
 		sr.incX, sr.incZ = x, z
 	}
