@@ -15,8 +15,10 @@
 // With no arguments it adds the embedded data/offers.json (one invented
 // tiered H100 offer) to the default catalog, reads data/workloads.json (a
 // 64-GPU chat service whose demand is a Launch curve over 180 days), ranks
-// every offer of the catalog for each workload (tco.Rank), and shows how the
-// tiered offer's bill and cost terms come out (tco.Evaluate, tco.CostTerms):
+// every offer of the catalog for each workload (tco.Rank), shows how the
+// tiered offer's bill and cost terms come out (tco.Evaluate, tco.CostTerms),
+// and places the whole scenario with placement.Solve, which prices the
+// downstream mode through the same terms:
 //
 //	go run ./examples/customprovider
 //	go run ./examples/customprovider -out charts -format json
@@ -30,6 +32,7 @@
 package main
 
 import (
+	"context"
 	_ "embed"
 	"flag"
 	"fmt"
@@ -41,6 +44,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gputco/gputco/examples/internal/cli"
+	"github.com/gputco/gputco/placement"
 	"github.com/gputco/gputco/provider"
 	"github.com/gputco/gputco/tco"
 	"github.com/gputco/gputco/workload"
@@ -67,7 +71,8 @@ func main() { cli.Main("customprovider", run) }
 // options are the command's flags.
 type options struct {
 	cli.Common
-	top int
+	top   int
+	solve bool
 }
 
 func run(stdout, stderr io.Writer, args []string) error {
@@ -75,6 +80,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 	var opt options
 	opt.Register(fs)
 	fs.IntVar(&opt.top, "top", 8, "offers to list per workload in the table (`n`; csv and json list all)")
+	fs.BoolVar(&opt.solve, "solve", true, "also place the whole scenario with placement.Solve")
 	if err := opt.Parse(fs, args, stderr); err != nil {
 		return err
 	}
@@ -93,7 +99,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := analyse(cat, sc)
+	res, err := analyse(cat, sc, opt.solve)
 	if err != nil {
 		return err
 	}
@@ -164,10 +170,23 @@ type workloadResult struct {
 	Custom     []custom
 }
 
+// placed is where placement.Solve puts one workload.
+type placed struct {
+	Workload string
+	Offers   []string
+	Tiers    []string
+	Cost     decimal.Decimal
+}
+
 // result is what the command prints and draws.
 type result struct {
 	Currency  string
 	Workloads []workloadResult
+	// Plan summarises placement.Solve on the whole scenario and catalog.
+	PlanTotal, PlanBound decimal.Decimal
+	PlanStatus           string
+	Placed               []placed
+	Unplaced             []string
 	// tiered are the catalog's offers priced by Tiered, for the chart.
 	tiered []provider.Offer
 }
@@ -183,7 +202,7 @@ func builtin(mode string) bool {
 
 // analyse ranks every workload on every offer and details the offers of
 // downstream modes.
-func analyse(cat provider.Catalog, sc workload.Scenario) (result, error) {
+func analyse(cat provider.Catalog, sc workload.Scenario, solve bool) (result, error) {
 	res := result{Currency: cat.Currency}
 	for _, o := range cat.Offers {
 		if _, ok := provider.As[Tiered](o.Pricing); ok {
@@ -231,6 +250,37 @@ func analyse(cat provider.Catalog, sc workload.Scenario) (result, error) {
 			wr.Custom = append(wr.Custom, c)
 		}
 		res.Workloads = append(res.Workloads, wr)
+	}
+	if !solve {
+		return res, nil
+	}
+	// The whole scenario placed at once: the solver prices the downstream
+	// mode through the same cost terms. A launch does not repeat, so the
+	// solver's representative period is the whole horizon, in hourly slices
+	// (a week repeated would show it only its first week).
+	var horizon time.Duration
+	for _, w := range sc.Workloads {
+		horizon = max(horizon, w.Horizon)
+	}
+	opts := placement.Options{TimeLimit: time.Minute}
+	if horizon > 0 {
+		opts.Period, opts.Slices = horizon, max(1, min(int(horizon/time.Hour), placement.MaxSlices))
+	}
+	plan, err := placement.Solve(context.Background(), placement.Problem{Workloads: sc.Workloads, Offers: cat.Offers,
+		Assumptions: tco.Assumptions{Horizon: horizon}, Options: opts})
+	if err != nil {
+		return res, fmt.Errorf("placing the scenario: %w", err)
+	}
+	res.PlanTotal, res.PlanBound, res.PlanStatus = plan.Total, plan.Bound, plan.Status.String()
+	for _, a := range plan.Assignments {
+		p := placed{Workload: a.Workload, Cost: a.Cost}
+		for _, u := range a.Uses {
+			p.Offers, p.Tiers = append(p.Offers, u.Offer), append(p.Tiers, u.Tier.String())
+		}
+		res.Placed = append(res.Placed, p)
+	}
+	for _, u := range plan.Unplaced {
+		res.Unplaced = append(res.Unplaced, u.Workload)
 	}
 	return res, nil
 }
@@ -289,6 +339,20 @@ func output(res result, top int) cli.Output {
 				}
 				fmt.Fprintf(out, ", %s once per placement, %s once per offer\n", money(c.OneOff), money(c.PerOffer))
 			}
+		}
+		if res.PlanStatus == "" {
+			return nil
+		}
+		fmt.Fprintf(out, "\nPlaced together (placement.Solve, %s): %s, proven lower bound %s\n", res.PlanStatus, money(res.PlanTotal), money(res.PlanBound))
+		for _, p := range res.Placed {
+			fmt.Fprintf(out, "  %s: %s on", p.Workload, money(p.Cost))
+			for i := range p.Offers {
+				fmt.Fprintf(out, " %s (%s)", p.Offers[i], p.Tiers[i])
+			}
+			fmt.Fprintln(out)
+		}
+		for _, u := range res.Unplaced {
+			fmt.Fprintf(out, "  %s: not placed\n", u)
 		}
 		return nil
 	}

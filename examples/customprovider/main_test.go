@@ -182,7 +182,7 @@ func TestRankTiered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := analyse(cat, sc)
+	res, err := analyse(cat, sc, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestRankTiered(t *testing.T) {
 
 func TestRunFormats(t *testing.T) {
 	var out, stderr bytes.Buffer
-	if err := run(&out, &stderr, nil); err != nil {
+	if err := run(&out, &stderr, []string{"-solve=false"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"RANK  OFFER", "example-h100-tiered", "← mode defined in this example",
@@ -255,7 +255,7 @@ func TestRunFormats(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := run(&out, &stderr, []string{"-format", "csv"}); err != nil {
+	if err := run(&out, &stderr, []string{"-format", "csv", "-solve=false"}); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&out).ReadAll()
@@ -272,7 +272,7 @@ func TestRunFormats(t *testing.T) {
 		t.Errorf("%d CSV rows, %d of a custom mode", len(rows), custom)
 	}
 	out.Reset()
-	if err := run(&out, &stderr, []string{"-format", "json"}); err != nil {
+	if err := run(&out, &stderr, []string{"-format", "json", "-solve=false"}); err != nil {
 		t.Fatal(err)
 	}
 	var v struct {
@@ -285,7 +285,7 @@ func TestRunFormats(t *testing.T) {
 
 func TestCharts(t *testing.T) {
 	dir := t.TempDir()
-	if err := run(&bytes.Buffer{}, &bytes.Buffer{}, []string{"-out", dir}); err != nil {
+	if err := run(&bytes.Buffer{}, &bytes.Buffer{}, []string{"-out", dir, "-solve=false"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"customprovider-demand.png", "customprovider-tiers.png"} {
@@ -311,7 +311,7 @@ func TestOwnFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := run(&out, &bytes.Buffer{}, []string{"-catalog", cat, "-workloads", wl}); err != nil {
+	if err := run(&out, &bytes.Buffer{}, []string{"-catalog", cat, "-workloads", wl, "-solve=false"}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "1 offers can run it, 0 cannot") {
@@ -325,5 +325,29 @@ func TestOwnFiles(t *testing.T) {
 	err := run(&out, &stderr, []string{"-catalog", broken})
 	if status := cli.Exit("customprovider", &stderr, err); status != 2 || !strings.Contains(stderr.String(), "Discount") {
 		t.Errorf("a discount above 1: status %d, %q", status, stderr.String())
+	}
+}
+
+// TestSolve: placed together, the scenario costs no more than its best
+// single offer alone (invariant 10), and the plan is proven optimal.
+func TestSolve(t *testing.T) {
+	cat, err := loadCatalog(cli.Common{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := curveDecoder().Scenario(workloadsJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := analyse(cat, sc, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := res.Workloads[0].Ranking[0]
+	if res.PlanStatus != "optimal" || res.PlanBound.GreaterThan(res.PlanTotal) || len(res.Placed) != 1 {
+		t.Fatalf("plan %s, total %s, bound %s, placed %+v", res.PlanStatus, res.PlanTotal, res.PlanBound, res.Placed)
+	}
+	if res.PlanTotal.GreaterThan(best.Total.Add(decimal.NewFromInt(1))) {
+		t.Errorf("plan %s above the best single offer alone, %s at %s", res.PlanTotal, best.Offer, best.Total)
 	}
 }
