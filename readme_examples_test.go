@@ -67,7 +67,7 @@ func blocks(text, info string) []string {
 // docs/generate.sh), except the "..." that marks a cut.
 func TestREADMESamples(t *testing.T) {
 	text := readme(t)
-	for _, name := range []string{"rentorbuy", "spot", "customprovider", "catalog"} {
+	for _, name := range []string{"rentorbuy", "spot", "hybrid", "compliance", "customprovider", "catalog"} {
 		sec := section(t, text, "### "+name+":")
 		samples := blocks(sec, "")
 		if len(samples) == 0 {
@@ -96,7 +96,7 @@ func TestREADMESamples(t *testing.T) {
 // TestREADMECharts: every chart the README embeds is a PNG under docs/img.
 func TestREADMECharts(t *testing.T) {
 	ms := regexp.MustCompile(`!\[[^\]]*\]\((docs/img/[a-z-]+\.png)\)`).FindAllStringSubmatch(readme(t), -1)
-	if len(ms) < 6 {
+	if len(ms) < 8 {
 		t.Fatalf("%d charts embedded", len(ms))
 	}
 	for _, m := range ms {

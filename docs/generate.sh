@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p docs/img docs/output
-for name in rentorbuy spot customprovider catalog; do
+for name in rentorbuy spot hybrid compliance customprovider catalog; do
 	go run "./examples/$name" -out docs/img >"docs/output/$name.txt" 2>/dev/null
 	echo "docs/output/$name.txt"
 done
