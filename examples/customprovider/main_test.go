@@ -331,6 +331,9 @@ func TestOwnFiles(t *testing.T) {
 // TestSolve: placed together, the scenario costs no more than its best
 // single offer alone (invariant 10), and the plan is proven optimal.
 func TestSolve(t *testing.T) {
+	if raceEnabled {
+		t.Skip("a solve over 4,320 hourly slices takes minutes under the race detector; the plain pass runs it")
+	}
 	cat, err := loadCatalog(cli.Common{})
 	if err != nil {
 		t.Fatal(err)
