@@ -181,7 +181,7 @@ func ApplyAdjustments(c Catalog, adjs []Adjustment) (Catalog, []Applied, error) 
 		out.Offers = make(Offers, 0, len(c.Offers))
 	}
 	var applied []Applied
-	var errs []error
+	var errs problems
 	for _, o := range c.Offers {
 		var matched []Adjustment
 		for _, i := range order {
@@ -194,19 +194,19 @@ func ApplyAdjustments(c Catalog, adjs []Adjustment) (Catalog, []Applied, error) 
 			continue
 		}
 		if o.Pricing == nil {
-			errs = append(errs, &FieldError{Offer: o.ID, Field: "Pricing", Err: ErrMissing})
+			errs.put(&FieldError{Offer: o.ID, Field: "Pricing", Err: ErrMissing})
 			continue
 		}
 		adj, clamped, err := adjustOffer(o, matched)
 		if err != nil {
-			errs = append(errs, err)
+			errs.putAll(err)
 			continue
 		}
 		h := priceHorizon(o.Pricing)
 		list, err1 := o.RatePerGPUHour(h)
 		after, err2 := adj.RatePerGPUHour(h)
 		if err := errors.Join(err1, err2); err != nil {
-			errs = append(errs, err)
+			errs.putAll(err)
 			continue
 		}
 		out.Offers = append(out.Offers, adj)
@@ -215,8 +215,8 @@ func ApplyAdjustments(c Catalog, adjs []Adjustment) (Catalog, []Applied, error) 
 			Adjustments: matched, AdjustedPerGPUHour: after, Clamped: clamped,
 		})
 	}
-	if len(errs) > 0 {
-		return Catalog{}, nil, errors.Join(errs...)
+	if err := errs.err(); err != nil {
+		return Catalog{}, nil, err
 	}
 	return out, applied, nil
 }

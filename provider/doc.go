@@ -46,8 +46,8 @@
 //     [CheckCharges] and [CheckRates];
 //   - [MaxNumberLen] bounds the text of a number in CSV and of a money
 //     amount in JSON ([Amount]) to 64 characters;
-//   - [MaxPricingDepth] bounds a chain of pricings (credits around a base
-//     mode) to 8, in validation, encoding and decoding alike;
+//   - [MaxPricingDepth] bounds a chain of pricings (wrappers such as credits
+//     around a base mode) to 8, in validation, encoding and decoding alike;
 //   - [MaxProblems] bounds the problems one validation, decoding or import
 //     lists (100); the rest are counted in a final [*MoreProblemsError], and
 //     a catalog with more problems is not returned;

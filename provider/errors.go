@@ -168,6 +168,13 @@ func (p *problems) put(err error) {
 	}
 }
 
+// putAll adds every leaf of a tree of joined errors as it is.
+func (p *problems) putAll(err error) {
+	for _, e := range flatten(err) {
+		p.put(e)
+	}
+}
+
 // merge adds the problems of q, kept and counted.
 func (p *problems) merge(q problems) {
 	for _, e := range q.errs {

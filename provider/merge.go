@@ -32,7 +32,7 @@ func Merge(base Catalog, overlays ...Catalog) (Catalog, error) {
 		}
 		for _, o := range c.Offers {
 			if o.Currency != "" && o.Currency != base.Currency {
-				p.errs = append(p.errs, &FieldError{Offer: o.ID, Field: "Currency", Value: o.Currency, Err: ErrCurrencyMismatch})
+				p.put(&FieldError{Offer: o.ID, Field: "Currency", Value: o.Currency, Err: ErrCurrencyMismatch})
 			}
 		}
 		if c.AsOf.IsZero() || (!asOf.IsZero() && c.AsOf.Before(asOf)) {

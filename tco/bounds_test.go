@@ -207,8 +207,8 @@ func TestSimulateTrialsBound(t *testing.T) {
 			t.Errorf("Trials = %d: %v, want ErrInvalidAssumptions naming MaxTrials", n, err)
 		}
 	}
-	if testing.Short() {
-		return
+	if testing.Short() || raceEnabled {
+		return // a million trials: seconds, ten times more under the race detector
 	}
 	s, err := tco.Simulate(w, o, tco.Assumptions{}, tco.SimulateOptions{Trials: tco.MaxTrials})
 	if err != nil {
@@ -217,5 +217,48 @@ func TestSimulateTrialsBound(t *testing.T) {
 	if s.Trials != tco.MaxTrials || !s.Cost.P99.Equal(s.Expected.Total) || !s.Cost.Mean.Equal(s.Expected.Total) {
 		t.Errorf("quiet offer at MaxTrials: %d trials, mean %s, P99 %s; want %d and the expected %s",
 			s.Trials, s.Cost.Mean, s.Cost.P99, tco.MaxTrials, s.Expected.Total)
+	}
+}
+
+// TestEchoedNamesCut: a 50 MB field was echoed whole in its error; tco's
+// messages quote names, IDs and models cut to provider.MaxEchoBytes.
+func TestEchoedNamesCut(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	w := boundsJob(8, 8)
+	w.Name = huge
+	w.Requirements.Jurisdictions = []string{"EU", huge}
+	o := boundsOffer(nil)
+	o.ID, o.GPU.Model = huge, "H100 SXM"
+	_, err := tco.Evaluate(w, o, tco.Assumptions{})
+	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "…") {
+		t.Errorf("incompatible jurisdiction: message of %d bytes, want the names cut", len(fmt.Sprint(err)))
+	}
+	svc := workload.Workload{Name: huge, Kind: workload.Inference, GPUs: 8, Demand: workload.Constant{Value: 1}, Horizon: 2 * tco.MaxHorizon}
+	_, err = tco.Evaluate(svc, boundsOffer(nil), tco.Assumptions{})
+	if err == nil || len(err.Error()) > 1000 {
+		t.Errorf("horizon beyond MaxHorizon: message of %d bytes, want the name cut", len(fmt.Sprint(err)))
+	}
+}
+
+// TestSimulateTrialsBeyondMaxHorizon: a job restarted from scratch on
+// failing nodes, expected to hold its gang about 50 years, draws trials of
+// more than 146 years, whose wall times were cut to 146.2 years without a
+// word. A trial beyond MaxHorizon is refused, as Evaluate refuses such an
+// expectation.
+func TestSimulateTrialsBeyondMaxHorizon(t *testing.T) {
+	w := boundsJob(8, 8*6100) // 6,100 h on one node, restarted from scratch
+	w.Interruption = workload.Interruption{Tolerance: workload.NoTolerance}
+	o := boundsOffer(nil)
+	o.Hidden.NodeMTBF = 1000 * time.Hour
+	r, err := tco.Evaluate(w, o, tco.Assumptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.WallTime < 20*provider.Year || r.WallTime > 73*provider.Year {
+		t.Fatalf("fixture: expected wall time %v, want decades", r.WallTime)
+	}
+	s, err := tco.Simulate(w, o, tco.Assumptions{}, tco.SimulateOptions{Trials: 200, Seed: 1})
+	if !errors.Is(err, tco.ErrInfeasible) || !strings.Contains(fmt.Sprint(err), "MaxHorizon") {
+		t.Errorf("Simulate: %v (wall P99 %v), want ErrInfeasible naming MaxHorizon", err, s.WallTime.P99)
 	}
 }

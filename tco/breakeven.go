@@ -164,8 +164,8 @@ func BreakEven(w workload.Workload, rent, own provider.Offer, a Assumptions) (Br
 		return BreakEvenPoint{}, err
 	}
 	if rent.Currency != "" && own.Currency != "" && rent.Currency != own.Currency {
-		return BreakEvenPoint{}, fmt.Errorf("tco: break-even of %q (%s) against %q (%s): %w",
-			rent.ID, rent.Currency, own.ID, own.Currency, ErrCurrencyMismatch)
+		return BreakEvenPoint{}, fmt.Errorf("tco: break-even of %s (%s) against %s (%s): %w",
+			quoted(rent.ID), quoted(rent.Currency), quoted(own.ID), quoted(own.Currency), ErrCurrencyMismatch)
 	}
 	sw := w
 	if !sw.IsService() {
@@ -177,7 +177,7 @@ func BreakEven(w workload.Workload, rent, own provider.Offer, a Assumptions) (Br
 		sw.Horizon = a.Horizon
 	}
 	if sw.Horizon <= 0 {
-		return BreakEvenPoint{}, fmt.Errorf("tco: break-even for %q: horizon required: %w", w.Name, ErrInvalidAssumptions)
+		return BreakEvenPoint{}, fmt.Errorf("tco: break-even for %s: horizon required: %w", quoted(w.Name), ErrInvalidAssumptions)
 	}
 	costs := func(u float64) (r, o Report, err error) {
 		au := a

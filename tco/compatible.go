@@ -34,7 +34,7 @@ func Compatible(w workload.Workload, o provider.Offer) error {
 	}
 	r := w.Requirements
 	if _, ok := r.SpeedFactor(o.GPU.Model); !ok {
-		fail(CheckRequirements, "GPU model %q is not acceptable", o.GPU.Model)
+		fail(CheckRequirements, "GPU model %s is not acceptable", quoted(o.GPU.Model))
 	}
 	if o.GPU.MemoryGiB < r.MinMemoryGiB {
 		fail(CheckRequirements, "GPU memory %g GiB < required %g GiB", o.GPU.MemoryGiB, r.MinMemoryGiB)
@@ -60,7 +60,7 @@ func Compatible(w workload.Workload, o provider.Offer) error {
 		fail(CheckRequirements, "isolation %s below required %s", o.Isolation, r.MinIsolation)
 	}
 	if !r.AllowsJurisdiction(o.Jurisdiction) {
-		fail(CheckRequirements, "jurisdiction %q not allowed (allowed: %v)", o.Jurisdiction, r.Jurisdictions)
+		fail(CheckRequirements, "jurisdiction %s not allowed (allowed: %s)", quoted(o.Jurisdiction), cut(fmt.Sprint(r.Jurisdictions)))
 	}
 	if w.Interruption.Tolerance == workload.NoTolerance && interruptible(o.Pricing) {
 		fail(CheckRequirements, "interruptible (spot) capacity for work that tolerates no interruption")

@@ -56,9 +56,9 @@
 //     interruption rate so high that they would not is refused (ErrInfeasible)
 //     rather than priced as free;
 //   - [MaxHorizon] bounds the horizon costed (100 years), the workload's or
-//     the assumptions'; a job's setup and expected wall time may not hold
-//     capacity beyond it either, and a service's runs, stretched by
-//     restarts, up to about 146 years;
+//     the assumptions'; a job's setup and expected (in Simulate, drawn) wall
+//     time may not hold capacity beyond it either, and a service's runs,
+//     stretched by restarts, up to about 146 years;
 //   - [MaxTrials] bounds Simulate's trials (2²⁰), and its memory is that of
 //     [QuantileSample] trials (2¹⁶) however many run: beyond that many, its
 //     quantiles are those of a uniform sample of the trials; a simulation

@@ -3,6 +3,8 @@ package tco
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/gputco/gputco/provider"
 )
@@ -95,7 +97,7 @@ type CompatibilityError struct {
 
 // Error formats the problem.
 func (e *CompatibilityError) Error() string {
-	return fmt.Sprintf("tco: workload %q on offer %q: %s: %s", e.Workload, e.Offer, e.Check, e.Reason)
+	return fmt.Sprintf("tco: workload %s on offer %s: %s: %s", quoted(e.Workload), quoted(e.Offer), e.Check, e.Reason)
 }
 
 // Unwrap returns ErrIncompatible, ErrDoesNotFit or ErrNotOffered by Check.
@@ -107,4 +109,34 @@ func (e *CompatibilityError) Unwrap() error {
 		return ErrNotOffered
 	}
 	return ErrIncompatible
+}
+
+// quoted returns s quoted for an error message, cut as cut cuts: a name or
+// ID of any length is echoed in a bounded message.
+func quoted(s string) string {
+	if len(s) <= provider.MaxEchoBytes {
+		return strconv.Quote(s)
+	}
+	c, n := cutAt(s)
+	return strconv.Quote(c+"…") + " (" + strconv.Itoa(n) + " bytes)"
+}
+
+// cut returns s cut to provider.MaxEchoBytes bytes, at a character
+// boundary, followed by "…" and its length; s itself when short enough.
+func cut(s string) string {
+	if len(s) <= provider.MaxEchoBytes {
+		return s
+	}
+	c, n := cutAt(s)
+	return c + "… (" + strconv.Itoa(n) + " bytes)"
+}
+
+// cutAt returns the first provider.MaxEchoBytes bytes of s, at a character
+// boundary, and the length of s.
+func cutAt(s string) (string, int) {
+	n := provider.MaxEchoBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], len(s)
 }

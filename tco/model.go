@@ -257,8 +257,8 @@ func (m *model) job(speed float64) error {
 			usage: m.jobUsage(cur.wall, cur.preemptions, m.heldSetup)})
 	}
 	if held := m.heldSetup + cur.wall; held > MaxHorizon.Hours() {
-		return fmt.Errorf("tco: workload %q on %q: capacity held %.0f h (setup and expected wall time) beyond MaxHorizon = %v: %w",
-			w.Name, o.ID, held, MaxHorizon, ErrInfeasible)
+		return fmt.Errorf("tco: workload %s on %s: capacity held %.0f h (setup and expected wall time) beyond MaxHorizon = %v: %w",
+			quoted(w.Name), quoted(o.ID), held, MaxHorizon, ErrInfeasible)
 	}
 	final := m.stages[len(m.stages)-1].usage
 	m.holdHours = final.Horizon.Hours()
@@ -326,8 +326,8 @@ func (m *model) service() error {
 		// A run stretched beyond maxTime would be cut; up to MaxHorizon
 		// that takes restarts adding 46 % to every run.
 		if x > maxExponent || longest*math.Exp(x)*float64(time.Hour) >= float64(maxTime) {
-			return 0, fmt.Errorf("tco: service %q on %q: %s at %g per node-hour with %g h restarts: %w",
-				w.Name, o.ID, what, rate, r, ErrInfeasible)
+			return 0, fmt.Errorf("tco: service %s on %s: %s at %g per node-hour with %g h restarts: %w",
+				quoted(w.Name), quoted(o.ID), what, rate, r, ErrInfeasible)
 		}
 		return math.Exp(x), nil
 	}

@@ -15,7 +15,7 @@ import (
 // or the last trials would be far off), with exact means; up to
 // QuantileSample trials the quantiles are exact.
 func TestOutcomesReservoir(t *testing.T) {
-	n := 8 * QuantileSample
+	n := 4 * QuantileSample
 	if testing.Short() {
 		n = 2 * QuantileSample
 	}

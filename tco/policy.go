@@ -301,11 +301,11 @@ func SimulatePolicy(policy Policy, job DeadlineJob, trace Trace) (PolicyResult, 
 		})
 		switch {
 		case choice == SpotInstance && !spot:
-			return sim.result(), fmt.Errorf("tco: policy %q chose spot at %v while spot was unavailable: %w",
-				sim.res.Policy, sim.t, ErrInvalidPolicyChoice)
+			return sim.result(), fmt.Errorf("tco: policy %s chose spot at %v while spot was unavailable: %w",
+				quoted(sim.res.Policy), sim.t, ErrInvalidPolicyChoice)
 		case choice != NoInstance && choice != SpotInstance && choice != OnDemandInstance:
-			return sim.result(), fmt.Errorf("tco: policy %q chose %v at %v: %w",
-				sim.res.Policy, choice, sim.t, ErrInvalidPolicyChoice)
+			return sim.result(), fmt.Errorf("tco: policy %s chose %v at %v: %w",
+				quoted(sim.res.Policy), choice, sim.t, ErrInvalidPolicyChoice)
 		}
 		sim.hold(choice)
 		sim.advance(trace.Step)

@@ -91,8 +91,8 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 		return nil, err
 	}
 	if a.Horizon == 0 && w.Horizon > MaxHorizon {
-		return nil, fmt.Errorf("tco: workload %q: horizon %v beyond MaxHorizon = %v (100 years): %w",
-			w.Name, w.Horizon, MaxHorizon, ErrInvalidAssumptions)
+		return nil, fmt.Errorf("tco: workload %s: horizon %v beyond MaxHorizon = %v (100 years): %w",
+			quoted(w.Name), w.Horizon, MaxHorizon, ErrInvalidAssumptions)
 	}
 	p := &Prepared{w: w, a: a, ok: true}
 	if o == nil {
@@ -108,14 +108,14 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 	p.qty.egressGB = q.dec("egress GB per month", w.Data.EgressGBPerMonth)
 	p.qty.storedGB = q.dec("dataset and checkpoint GB", w.Data.DatasetGB+w.Data.CheckpointGB)
 	if q.err != nil {
-		return nil, fmt.Errorf("tco: workload %q: %w", w.Name, q.err)
+		return nil, fmt.Errorf("tco: workload %s: %w", quoted(w.Name), q.err)
 	}
 	if !w.IsService() {
 		return p, nil
 	}
 	horizon := p.fixedHorizon()
 	if horizon <= 0 {
-		return nil, fmt.Errorf("tco: service %q: horizon required: %w", w.Name, ErrInvalidAssumptions)
+		return nil, fmt.Errorf("tco: service %s: horizon required: %w", quoted(w.Name), ErrInvalidAssumptions)
 	}
 	if a.Utilization > 0 {
 		return p, nil
@@ -128,7 +128,7 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 	n = min(max(n, 1), maxSamples)
 	sl, err := workload.Discretize(w.Demand, span, n)
 	if err != nil {
-		return nil, fmt.Errorf("tco: service %q: %w", w.Name, err)
+		return nil, fmt.Errorf("tco: service %s: %w", quoted(w.Name), err)
 	}
 	d := &demand{slices: sl, circular: circular, periods: horizon.Hours() / span.Hours(),
 		sliceHours: (span / time.Duration(n)).Hours()}
@@ -151,7 +151,7 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 	// is the curve's own, so that a period of a few steps or less (9 min at
 	// 5-min steps) is not priced at the mean of a handful of samples.
 	if d.mean, err = workload.Mean(w.Demand, horizon); err != nil {
-		return nil, fmt.Errorf("tco: service %q: %w", w.Name, err)
+		return nil, fmt.Errorf("tco: service %s: %w", quoted(w.Name), err)
 	}
 	slices.Sort(d.peaks)
 	slices.Sort(d.riseFrom)

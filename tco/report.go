@@ -152,7 +152,7 @@ func (o *Owner) UnmarshalText(b []byte) error {
 	case "offer":
 		*o = OwnerOffer
 	default:
-		return fmt.Errorf("tco: owner %q: %w", b, provider.ErrUnknownName)
+		return fmt.Errorf("tco: owner %s: %w", quoted(string(b)), provider.ErrUnknownName)
 	}
 	return nil
 }

@@ -70,8 +70,8 @@ func Sensitivity(w workload.Workload, o provider.Offer, a Assumptions, param Par
 		return nil, err
 	}
 	if param == Utilization && !w.IsService() {
-		return nil, fmt.Errorf("tco: sensitivity of %s: %q is a finite job, whose cost does not depend on utilization: %w",
-			param, w.Name, ErrInvalidAssumptions)
+		return nil, fmt.Errorf("tco: sensitivity of %s: %s is a finite job, whose cost does not depend on utilization: %w",
+			param, quoted(w.Name), ErrInvalidAssumptions)
 	}
 	out := make([]SensitivityPoint, 0, len(values))
 	for _, v := range values {

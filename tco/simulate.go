@@ -122,12 +122,20 @@ func Simulate(w workload.Workload, o provider.Offer, a Assumptions, opts Simulat
 			wall  float64
 		)
 		if w.IsService() {
-			usage = m.serviceUsage(m.drawServiceRuns(src, rng), m.heldSetup)
+			runs, err := m.drawServiceRuns(src, rng)
+			if err != nil {
+				return Simulation{}, err
+			}
+			usage = m.serviceUsage(runs, m.heldSetup)
 		} else {
 			var preemptions float64
 			wall, preemptions = m.drawWall(src, rng)
 			if err := checkRuns(wall, preemptions); err != nil {
 				return Simulation{}, err
+			}
+			if held := m.heldSetup + wall; held > MaxHorizon.Hours() {
+				return Simulation{}, fmt.Errorf("tco: simulate: a trial holds capacity %.0f h (setup and drawn wall time), beyond MaxHorizon = %v: %w",
+					held, MaxHorizon, ErrInfeasible)
 			}
 			usage = m.jobUsage(wall, preemptions, m.heldSetup)
 		}
@@ -275,9 +283,9 @@ func restartPhase(exp func() float64, r float64) float64 {
 // drawServiceRuns draws a service's extra node-hours from preemptions and
 // failures and returns its runs with the extra time as runs of its own on
 // replacement nodes, as Evaluate bills the expectation.
-func (m *model) drawServiceRuns(src rand.Source, rng *rand.Rand) []provider.Run {
+func (m *model) drawServiceRuns(src rand.Source, rng *rand.Rand) ([]provider.Run, error) {
 	if m.svcNodeHours == 0 {
-		return m.svcRuns
+		return m.svcRuns, nil
 	}
 	total := m.svcNodeHours
 	events := 0
@@ -294,7 +302,12 @@ func (m *model) drawServiceRuns(src rand.Source, rng *rand.Rand) []provider.Run 
 		total += extra
 		events += n
 	}
-	return withLostTime(m.svcRuns, total-m.svcNodeHours, float64(events))
+	lost := total - m.svcNodeHours
+	if per := lost / max(1, math.Round(float64(events))); per*float64(time.Hour) >= float64(maxTime) {
+		return nil, fmt.Errorf("tco: simulate: a trial's restarts lose %.4g h per replacement run, beyond what a duration holds: %w",
+			per, ErrInfeasible)
+	}
+	return withLostTime(m.svcRuns, lost, float64(events)), nil
 }
 
 // asLines makes lines of charges (owners are not needed for totals).

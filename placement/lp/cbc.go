@@ -19,7 +19,8 @@ import (
 
 // CBC solves problems with an external COIN-OR CBC binary, behind the same
 // Solver interface as the built-in solver: for users who prefer a mature
-// solver, and as a test oracle. It is never used unless asked for.
+// solver, and as a test oracle. It is never used unless asked for. (CLP
+// does the same for LPs with the clp binary.)
 //
 // Solve writes the problem as free MPS to a temporary directory, with
 // generated names (C<j>, R<i>) so that no name can confuse CBC, as a
@@ -27,8 +28,10 @@ import (
 // without its free rows (which CBC would drop; their duals are 0). It
 // runs
 //
-//	cbc model.mps -timeMode elapsed [-sec T] [-ratioGap G] [-maxNodes N]
-//	    [-maxIterations K] [-threads P] [Args...] -solve -solu sol.txt -saveSolution sol.bin
+//	cbc model.mps -timeMode elapsed [-sec T] [-maxIterations K] [-ratioGap G]
+//	    [-maxNodes N] [-threads P] [Args...] -solve -solu sol.txt -saveSolution sol.bin
+//
+// (-ratioGap, Options.Gap or 1e-9, and -maxNodes for a MILP only)
 //
 // and reads the status from CBC's messages and solution file and the numbers
 // (full float64 precision) from its binary solution file, by index.
@@ -72,6 +75,55 @@ type CBC struct {
 
 // Solve implements Solver with the cbc binary.
 func (c CBC) Solve(ctx context.Context, p *Problem, opt Options) (Result, error) {
+	var args []string
+	if p.IsMIP() {
+		gap := opt.Gap
+		if gap == 0 {
+			gap = 1e-9
+		}
+		args = append(args, "-ratioGap", strconv.FormatFloat(gap, 'g', -1, 64))
+		if opt.NodeLimit > 0 {
+			args = append(args, "-maxNodes", strconv.Itoa(opt.NodeLimit))
+		}
+	}
+	if c.Threads > 1 {
+		args = append(args, "-threads", strconv.Itoa(c.Threads))
+	}
+	args = append(args, c.Args...)
+	return solveCOIN(ctx, coinRun{name: "cbc", path: c.Path, args: args, solve: "-solve"}, p, opt)
+}
+
+// CLP solves LPs with an external COIN-OR CLP binary's dual simplex, like
+// CBC (same files, same Result, see CBC) but without branch and bound: a
+// MILP is refused with ErrUnsupported. It runs
+//
+//	clp model.mps -timeMode elapsed [-sec T] [-maxIterations K] [Args...]
+//	    -dualsimplex -solu sol.txt -saveSolution sol.bin
+type CLP struct {
+	// Path is the clp binary; "" looks up "clp" on PATH.
+	Path string
+	// Args are extra clp arguments, placed before -dualsimplex.
+	Args []string
+}
+
+// Solve implements Solver with the clp binary.
+func (c CLP) Solve(ctx context.Context, p *Problem, opt Options) (Result, error) {
+	if p.IsMIP() {
+		return Result{}, fmt.Errorf("%w: clp solves LPs only; use CBC for a MILP", ErrUnsupported)
+	}
+	return solveCOIN(ctx, coinRun{name: "clp", path: c.Path, args: c.Args, solve: "-dualsimplex"}, p, opt)
+}
+
+// coinRun describes how to run a COIN-OR binary.
+type coinRun struct {
+	name  string   // "cbc" or "clp": the default binary and the messages
+	path  string   // the binary, "" for name on PATH
+	args  []string // solver-specific arguments before the solve command
+	solve string   // the solve command
+}
+
+// solveCOIN writes p, runs the binary and reads its answer back.
+func solveCOIN(ctx context.Context, run coinRun, p *Problem, opt Options) (Result, error) {
 	start := time.Now()
 	if err := p.Validate(); err != nil {
 		return Result{}, err
@@ -79,21 +131,21 @@ func (c CBC) Solve(ctx context.Context, p *Problem, opt Options) (Result, error)
 	if err := checkOptions(p, opt); err != nil {
 		return Result{}, err
 	}
-	bin := c.Path
+	bin := run.path
 	if bin == "" {
-		bin = "cbc"
+		bin = run.name
 	}
 	path, err := exec.LookPath(bin)
 	if err != nil {
-		return Result{}, fmt.Errorf("%w: cbc: %w", ErrSolverUnavailable, err)
+		return Result{}, fmt.Errorf("%w: %s: %w", ErrSolverUnavailable, run.name, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{Status: Cancelled, Gap: math.Inf(1), Bound: trivialBound(p)}, err
 	}
 
-	dir, err := os.MkdirTemp("", "lp-cbc-")
+	dir, err := os.MkdirTemp("", "lp-"+run.name+"-")
 	if err != nil {
-		return Result{}, fmt.Errorf("lp: cbc: %w", err)
+		return Result{}, fmt.Errorf("lp: %s: %w", run.name, err)
 	}
 	defer os.RemoveAll(dir)
 	model := filepath.Join(dir, "model.mps")
@@ -106,36 +158,23 @@ func (c CBC) Solve(ctx context.Context, p *Problem, opt Options) (Result, error)
 	if opt.TimeLimit > 0 {
 		args = append(args, "-sec", strconv.FormatFloat(opt.TimeLimit.Seconds(), 'g', -1, 64))
 	}
-	if p.IsMIP() {
-		gap := opt.Gap
-		if gap == 0 {
-			gap = 1e-9
-		}
-		args = append(args, "-ratioGap", strconv.FormatFloat(gap, 'g', -1, 64))
-		if opt.NodeLimit > 0 {
-			args = append(args, "-maxNodes", strconv.Itoa(opt.NodeLimit))
-		}
-	}
 	if opt.IterationLimit > 0 {
 		args = append(args, "-maxIterations", strconv.Itoa(opt.IterationLimit))
 	}
-	if c.Threads > 1 {
-		args = append(args, "-threads", strconv.Itoa(c.Threads))
-	}
-	args = append(args, c.Args...)
-	args = append(args, "-solve", "-solu", solTxt, "-saveSolution", solBin)
+	args = append(args, run.args...)
+	args = append(args, run.solve, "-solu", solTxt, "-saveSolution", solBin)
 
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = dir
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) } // CBC stops cleanly and writes its incumbent
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) } // stops cleanly and writes the incumbent
 	cmd.WaitDelay = 5 * time.Second
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	runErr := cmd.Run()
 	if errors.Is(runErr, exec.ErrNotFound) {
-		return Result{}, fmt.Errorf("%w: cbc: %w", ErrSolverUnavailable, runErr)
+		return Result{}, fmt.Errorf("%w: %s: %w", ErrSolverUnavailable, run.name, runErr)
 	}
-	res, perr := readCBCSolution(p, kept, opt, out.Bytes(), solTxt, solBin)
+	res, perr := readCBCSolution(p, kept, opt, time.Since(start), out.Bytes(), solTxt, solBin)
 	res.Elapsed = time.Since(start)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		res.Status = Cancelled
@@ -143,9 +182,9 @@ func (c CBC) Solve(ctx context.Context, p *Problem, opt Options) (Result, error)
 	}
 	if perr != nil {
 		if runErr != nil {
-			return Result{Elapsed: res.Elapsed}, fmt.Errorf("lp: cbc: %w: %v\n%s", runErr, perr, tail(out.Bytes(), 20))
+			return Result{Elapsed: res.Elapsed}, fmt.Errorf("lp: %s: %w: %v\n%s", run.name, runErr, perr, tail(out.Bytes(), 20))
 		}
-		return Result{Elapsed: res.Elapsed}, fmt.Errorf("lp: cbc: %v\n%s", perr, tail(out.Bytes(), 20))
+		return Result{Elapsed: res.Elapsed}, fmt.Errorf("lp: %s: %v\n%s", run.name, perr, tail(out.Bytes(), 20))
 	}
 	if res.Status == Infeasible && hasCost(p) {
 		// CLP reports some unbounded problems as infeasible (a column
@@ -153,7 +192,7 @@ func (c CBC) Solve(ctx context.Context, p *Problem, opt Options) (Result, error)
 		// feasible and not solved to optimality means unbounded.
 		q := *p
 		q.Cost, q.Offset = make([]float64, p.NumCols()), 0
-		feas, err := c.Solve(ctx, &q, opt)
+		feas, err := solveCOIN(ctx, run, &q, opt)
 		if err != nil {
 			return res, err
 		}
@@ -174,6 +213,36 @@ func hasCost(p *Problem) bool {
 		}
 	}
 	return false
+}
+
+// stoppedStatus tells which limit stopped CBC or CLP, from the first line
+// of its solution file, its "Result - " message (lower case) and the limits
+// that were set: the binaries' messages do not always say (CBC writes
+// "Stopped on iterations" after a node limit, CLP "Stopped on iterations
+// or time").
+func stoppedStatus(first, result string, opt Options, isMIP bool, elapsed time.Duration) (Status, error) {
+	switch {
+	case strings.Contains(result, "ctrl-c"):
+		return Cancelled, nil
+	case strings.Contains(result, "time limit"), strings.Contains(first, "Stopped on time"):
+		return TimeLimit, nil
+	case strings.Contains(result, "node limit") && isMIP && opt.NodeLimit > 0:
+		return NodeLimit, nil
+	}
+	timed := opt.TimeLimit > 0
+	iter := opt.IterationLimit > 0
+	node := isMIP && opt.NodeLimit > 0
+	switch {
+	case timed && (elapsed >= opt.TimeLimit || (!iter && !node)):
+		return TimeLimit, nil
+	case iter && !node:
+		return IterationLimit, nil
+	case node && !iter:
+		return NodeLimit, nil
+	case node && iter:
+		return IterationLimit, nil // no way to tell; the iteration limit is the stricter test
+	}
+	return NotSolved, fmt.Errorf("stopped for no limit that was set: %q / %q", first, result)
 }
 
 // trivialBound is the bound known without solving: −Inf for a
@@ -267,7 +336,8 @@ var (
 
 // readCBCSolution maps CBC's output and solution files to a Result.
 // kept lists the rows of p that were written, in order.
-func readCBCSolution(p *Problem, kept []int, opt Options, out []byte, solTxt, solBin string) (Result, error) {
+// elapsed is the time since the solve started.
+func readCBCSolution(p *Problem, kept []int, opt Options, elapsed time.Duration, out []byte, solTxt, solBin string) (Result, error) {
 	res := Result{Gap: math.Inf(1), Bound: trivialBound(p)}
 	txt, err := os.ReadFile(solTxt)
 	if err != nil {
@@ -289,18 +359,11 @@ func readCBCSolution(p *Problem, kept []int, opt Options, out []byte, solTxt, so
 		res.Status = Unbounded
 	case strings.HasPrefix(first, "Stopped"):
 		hasIncumbent = !strings.Contains(first, "no integer solution")
-		switch {
-		case strings.Contains(result, "ctrl-c"):
-			res.Status = Cancelled
-		case strings.Contains(result, "time"), strings.Contains(first, "on time"):
-			res.Status = TimeLimit
-		case opt.IterationLimit > 0 && (!isMIP || opt.NodeLimit == 0):
-			res.Status = IterationLimit
-		case opt.NodeLimit > 0:
-			res.Status = NodeLimit
-		default:
-			return res, fmt.Errorf("cbc stopped for no limit that was set: %q / %q", first, result)
+		st, err := stoppedStatus(first, result, opt, isMIP, elapsed)
+		if err != nil {
+			return res, err
 		}
+		res.Status = st
 	default:
 		return res, fmt.Errorf("unrecognised solution status %q", first)
 	}

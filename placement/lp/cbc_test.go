@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -246,5 +247,106 @@ func TestCBCErrors(t *testing.T) {
 	bad.Cost = []float64{math.Inf(1)}
 	if _, err := cbc.Solve(context.Background(), &bad, Options{}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("invalid problem: err = %v, want ErrInvalid", err)
+	}
+}
+
+// clpPath returns the clp binary or skips the test, saying why.
+func clpPath(t testing.TB) string {
+	t.Helper()
+	path, err := exec.LookPath("clp")
+	if err != nil {
+		t.Skipf("clp not found on PATH: %v (install coinor-clp to run this oracle test)", err)
+	}
+	return path
+}
+
+// TestCLP checks the CLP adapter on netlib instances (objective, optimality
+// certificate), statuses and limits.
+func TestCLP(t *testing.T) {
+	clp := CLP{Path: clpPath(t)}
+	names, opt := testInstances(t, "netlib")
+	for _, name := range names {
+		if name != "afiro" && name != "boeing1" && name != "e226" && name != "forplan" && name != "vtpbase" && (testing.Short() || raceEnabled || name != "25fv47") {
+			continue
+		}
+		p, err := ReadMPSFile(instancePath("netlib", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := clp.Solve(context.Background(), p, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if res.Status != Optimal || !relClose(res.Objective, opt[name], 1e-6) {
+			t.Errorf("%s: status %v objective %.10g, want optimal %.10g", name, res.Status, res.Objective, opt[name])
+			continue
+		}
+		if msg := oracleLPCertificate(p, &res, 1e-6); msg != "" {
+			t.Errorf("%s: certificate: %s", name, msg)
+		}
+	}
+	var b Builder
+	b.AddCol("x", 1, 0, inf)
+	b.AddCol("y", -1, 0, inf)
+	b.AddRow("r", 1, 2, []int{0}, []float64{1})
+	ray, err := b.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := clp.Solve(context.Background(), ray, Options{}); err != nil || res.Status != Unbounded {
+		t.Errorf("costed column in no row: status %v, err %v; want unbounded", res.Status, err)
+	}
+	b.AddRow("s", 3, inf, []int{0}, []float64{1}) // x ≤ 2 and x ≥ 3
+	bad, err := b.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := clp.Solve(context.Background(), bad, Options{}); err != nil || res.Status != Infeasible || res.HasSolution() {
+		t.Errorf("infeasible: status %v, err %v", res.Status, err)
+	}
+	p, err := ReadMPSFile(instancePath("netlib", "afiro"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := clp.Solve(context.Background(), p, Options{IterationLimit: 2})
+	if err != nil || res.Status != IterationLimit {
+		t.Errorf("iteration limit: status %v, err %v", res.Status, err)
+	}
+	mip, err := ReadMPSFile(instancePath("miplib", "p0033"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := clp.Solve(context.Background(), mip, Options{}); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("MILP: err = %v, want ErrUnsupported", err)
+	}
+	missing := CLP{Path: filepath.Join(t.TempDir(), "no-such-clp")}
+	if _, err := missing.Solve(context.Background(), p, Options{}); !errors.Is(err, ErrSolverUnavailable) {
+		t.Errorf("missing binary: err = %v, want ErrSolverUnavailable", err)
+	}
+}
+
+func TestCOINStoppedStatus(t *testing.T) {
+	cases := []struct {
+		name, first, result string
+		opt                 Options
+		mip                 bool
+		elapsed             time.Duration
+		want                Status
+	}{
+		{"cbc node limit", "Stopped on iterations - objective value 1", "stopped on node limit", Options{NodeLimit: 5}, true, 0, NodeLimit},
+		{"cbc time", "Stopped on time - objective value 1", "stopped on time limit", Options{TimeLimit: time.Second}, true, time.Second, TimeLimit},
+		{"cbc LP iterations", "Stopped on iterations - objective value 1", "stopped on node limit", Options{IterationLimit: 2}, false, 0, IterationLimit},
+		{"clp time", "Stopped on iterations or time - objective value 1", "", Options{TimeLimit: time.Second, IterationLimit: 1e6}, false, 2 * time.Second, TimeLimit},
+		{"clp iterations", "Stopped on iterations or time - objective value 1", "", Options{TimeLimit: time.Minute, IterationLimit: 9}, false, time.Second, IterationLimit},
+		{"interrupt", "Stopped on iterations - objective value 1", "user ctrl-cuser ctrl-c", Options{}, true, 0, Cancelled},
+	}
+	for _, c := range cases {
+		got, err := stoppedStatus(c.first, c.result, c.opt, c.mip, c.elapsed)
+		if err != nil || got != c.want {
+			t.Errorf("%s: %v, %v; want %v", c.name, got, err, c.want)
+		}
+	}
+	if _, err := stoppedStatus("Stopped on iterations", "", Options{}, false, 0); err == nil {
+		t.Error("stopped with no limit set: no error")
 	}
 }

@@ -18,7 +18,7 @@ const (
 	cutMinFrac     = 0.005 // smallest fractionality of a source row's value
 	cutMaxDynamic  = 1e6   // largest ratio of the magnitudes of a cut's coefficients
 	cutMaxGamma    = 1e6   // largest tableau coefficient accepted in a source row
-	cutStall       = 1e-4  // relative bound progress below which a round counts as stalled
+	cutStall       = 1e-7  // relative bound progress below which a round counts as stalled
 	cutMaxRowsMul  = 2     // cuts in total at most cutMaxRowsMul·(rows + 10)
 	cutMinEfficacy = 1e-5  // smallest violation / norm of an added cut
 )
@@ -223,7 +223,7 @@ func (sr *mipSearch) rootCuts(z float64) (float64, error) {
 			eff float64
 		}
 		var found []scored
-		for _, ct := range sr.coverCuts(x) {
+		for _, ct := range append(sr.coverCuts(x), sr.mirCuts(x)...) {
 			if eff := cutViolation(ct, x); eff > cutMinEfficacy {
 				found = append(found, scored{ct, eff})
 			}
@@ -273,7 +273,9 @@ func (sr *mipSearch) rootCuts(z float64) (float64, error) {
 		nz := sr.lpObjective()
 		progress := nz - z
 		z = nz
-		if progress <= cutStall*max(1, math.Abs(z)) || (round >= 3 && z-first > 0 && progress < 0.01*(z-first)) {
+		// Stalled: no progress relative to the objective's magnitude, or
+		// after three rounds less than 1% of what the cuts closed so far.
+		if progress <= cutStall*max(1, math.Abs(z)) || (round >= 3 && progress < 0.01*(z-first)) {
 			break
 		}
 	}
@@ -543,6 +545,165 @@ func (sr *mipSearch) coverCuts(x []float64) []cut {
 				}
 			}
 			out = append(out, ct)
+		}
+	}
+	return out
+}
+
+// binaryRow reports whether every column of a row is binary (a knapsack
+// row, left to the cover cuts).
+func (sr *mipSearch) binaryRow(cols []int) bool {
+	for _, j := range cols {
+		if !sr.isInt[j] || sr.rootLo[j] < 0 || sr.rootUp[j] > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// mirCuts separates mixed-integer rounding cuts from single rows of the
+// original problem at the LP point x. A row side aᵀx ≤ b is brought to
+// the form Σ a'_j·x'_j + Σ c'_k·y'_k ≤ b' with x' ≥ 0 integer and y' ≥ 0
+// continuous by substituting every column by the distance from the bound
+// nearer to its LP value (x = l + x' or x = u − x'); divided by δ (1 or
+// the magnitude of an integer coefficient), the MIR inequality
+//
+//	Σ (⌊a_j⌋ + max(0, f_j − f₀)/(1 − f₀))·x'_j + Σ_{c_k<0} c_k/(1 − f₀)·y'_k ≤ ⌊b⌋
+//
+// (f_j, f₀ the fractional parts of a_j and b) holds for every such point.
+// The most violated δ is kept when the cut is violated; rows with a
+// column unbounded on the side used, and rows of binaries only (the cover
+// cuts' domain), are skipped.
+func (sr *mipSearch) mirCuts(x []float64) []cut {
+	cols, vals := sr.rowWise()
+	p := sr.p
+	var out []cut
+	type term struct {
+		j     int
+		a     float64 // coefficient of the substituted variable
+		upper bool    // substituted from the upper bound: x = u − x'
+		dist  float64 // LP value of the substituted variable
+	}
+	var terms []term
+	var deltas []float64
+	for i := range cols {
+		if len(cols[i]) < 2 {
+			continue
+		}
+		for side := 0; side < 2; side++ {
+			sign, b := 1.0, p.RowUpper[i]
+			if side == 1 {
+				sign, b = -1, -p.RowLower[i]
+			}
+			if math.IsInf(b, 1) {
+				continue
+			}
+			terms = terms[:0]
+			deltas = append(deltas[:0], 1)
+			ok, nInt := true, 0
+			for k, j := range cols[i] {
+				a := sign * vals[i][k]
+				lo, up := sr.rootLo[j], sr.rootUp[j]
+				if lo == up {
+					b -= a * lo
+					continue
+				}
+				useUp := up-x[j] < x[j]-lo
+				if math.IsInf(lo, -1) {
+					useUp = true
+				}
+				if math.IsInf(up, 1) && !math.IsInf(lo, -1) {
+					useUp = false
+				}
+				if useUp && math.IsInf(up, 1) {
+					ok = false
+					break
+				}
+				t := term{j: j, a: a, upper: useUp, dist: x[j] - lo}
+				if useUp {
+					t.a, t.dist = -a, up-x[j]
+					b -= a * up
+				} else {
+					b -= a * lo
+				}
+				if sr.isInt[j] {
+					nInt++
+					if d := math.Abs(a); d > 1e-6 && len(deltas) < 8 {
+						deltas = append(deltas, d)
+					}
+				}
+				terms = append(terms, t)
+			}
+			if !ok || nInt == 0 || math.IsInf(b, 0) || math.IsNaN(b) || sr.binaryRow(cols[i]) {
+				continue
+			}
+			var best cut
+			bestEff := cutMinEfficacy
+			for _, d := range deltas {
+				bd := b / d
+				f0 := bd - math.Floor(bd)
+				if f0 < cutMinFrac || f0 > 1-cutMinFrac || math.Abs(bd) > 1e9 {
+					continue
+				}
+				// The cut in the substituted variables, then back in x.
+				ct := cut{rhs: math.Floor(bd)}
+				lhs, norm := 0.0, 0.0
+				for _, t := range terms {
+					a := t.a / d
+					var g float64
+					if sr.isInt[t.j] {
+						fj := a - math.Floor(a)
+						g = math.Floor(a) + max(0, fj-f0)/(1-f0)
+					} else if a < 0 {
+						g = a / (1 - f0)
+					}
+					if g == 0 {
+						continue
+					}
+					lhs += g * t.dist
+					norm += g * g
+					// g·x' with x' = x − l or u − x.
+					lo, up := sr.rootLo[t.j], sr.rootUp[t.j]
+					if t.upper {
+						ct.idx = append(ct.idx, t.j)
+						ct.val = append(ct.val, -g)
+						ct.rhs -= g * up
+					} else {
+						ct.idx = append(ct.idx, t.j)
+						ct.val = append(ct.val, g)
+						ct.rhs += g * lo
+					}
+				}
+				if norm == 0 {
+					continue
+				}
+				if eff := (lhs - math.Floor(bd)) / math.Sqrt(norm); eff > bestEff {
+					best, bestEff = ct, eff
+				}
+			}
+			if best.idx == nil {
+				continue
+			}
+			// As π·x ≥ rhs: negate the ≤ cut, and sort by column.
+			for k := range best.val {
+				best.val[k] = -best.val[k]
+			}
+			best.rhs = -best.rhs
+			for s := 1; s < len(best.idx); s++ {
+				for k := s; k > 0 && best.idx[k] < best.idx[k-1]; k-- {
+					best.idx[k], best.idx[k-1] = best.idx[k-1], best.idx[k]
+					best.val[k], best.val[k-1] = best.val[k-1], best.val[k]
+				}
+			}
+			big, small := 0.0, math.Inf(1)
+			for _, v := range best.val {
+				big, small = max(big, math.Abs(v)), min(small, math.Abs(v))
+			}
+			if big/small > cutMaxDynamic {
+				continue
+			}
+			best.rhs -= 1e-9 * max(1, math.Abs(best.rhs))
+			out = append(out, best)
 		}
 	}
 	return out

@@ -2,9 +2,7 @@ package lp
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
-	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -132,20 +130,7 @@ func cbcSolution(t *testing.T, path string) map[string]float64 {
 	dir := t.TempDir()
 	mps := filepath.Join(dir, "p.mps")
 	// cbc reads the original (fixed-format) file, decompressed.
-	zf, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zf.Close()
-	zr, err := gzip.NewReader(zf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(mps, data, 0o644); err != nil {
+	if err := gunzipTo(path, mps); err != nil {
 		t.Fatal(err)
 	}
 	sol := filepath.Join(dir, "p.sol")
@@ -189,7 +174,7 @@ func TestCutsKeepMIPLIBOptima(t *testing.T) {
 	if _, err := exec.LookPath("cbc"); err != nil {
 		t.Skip("cbc not installed: the check against CBC's optimal solutions is skipped")
 	}
-	for _, name := range []string{"p0033", "mod008", "flugpl", "egout", "gt2", "p0282", "fiber", "p2756"} {
+	for _, name := range []string{"p0033", "mod008", "flugpl", "egout", "gt2", "p0282", "fiber", "p2756", "gesa2", "qnet1_o", "rgn"} {
 		t.Run(name, func(t *testing.T) {
 			path := instancePath("miplib", name)
 			p, err := ReadMPSFile(path)
@@ -201,7 +186,7 @@ func TestCutsKeepMIPLIBOptima(t *testing.T) {
 			for j := range x {
 				x[j] = byName[p.ColName(j)]
 			}
-			if _, ok := mipFeasible(p, append([]float64(nil), x...)); !ok {
+			if _, ok := mipFeasible(p, append([]float64(nil), x...), false); !ok {
 				t.Fatal("cbc's solution is not feasible for our reading of the instance")
 			}
 			cuts := rootCutsOf(t, p)

@@ -1,6 +1,10 @@
 package lp
 
-import "math"
+import (
+	"errors"
+	"math"
+	"time"
+)
 
 // This file holds the diving heuristic that looks for early incumbents:
 // from a node's LP optimum, repeatedly round one fractional integer column
@@ -116,4 +120,96 @@ func (sr *mipSearch) diveChoice() (int, bool) {
 		}
 	}
 	return best, bestUp
+}
+
+// Parameters of the sub-MIP heuristics.
+const (
+	subMIPNodes   = 500 // node limit of one sub-MIP
+	subMIPEvery   = 200 // a RINS sub-MIP every so many nodes (within budget)
+	subMIPMinFix  = 0.5 // smallest share of integer columns a sub-MIP must fix
+	subMIPBudget  = 0.5 // sub-MIP nodes per search node, at most,
+	subMIPAllowed = 1000
+)
+
+// subMIPDue reports whether a sub-MIP heuristic should run at the current
+// node: at the root (RENS), then every subMIPEvery nodes with an incumbent
+// (RINS), within the node budget.
+func (sr *mipSearch) subMIPDue() bool {
+	if sr.isSub {
+		return false
+	}
+	if sr.nodes != 1 && (sr.nodes%subMIPEvery != 0 || !sr.hasInc) {
+		return false
+	}
+	return float64(sr.subNodes) <= subMIPBudget*float64(sr.nodes)+subMIPAllowed
+}
+
+// subMIP runs the sub-MIP heuristic at a node whose LP values are in sr.x:
+// RENS without an incumbent (integer columns with integral LP values fixed,
+// the others bounded by the floor and ceiling of their value), RINS with
+// one (integer columns whose LP and incumbent values agree fixed). The
+// restricted problem, with the root's cuts, is searched with a node limit
+// from the node's basis; a solution it finds becomes a candidate incumbent.
+func (sr *mipSearch) subMIP() error {
+	w := sr.w
+	lo := append([]float64(nil), sr.rootLo...)
+	up := append([]float64(nil), sr.rootUp...)
+	fixed := 0
+	for _, j := range sr.intCols {
+		v := sr.x[j]
+		r := math.Round(v)
+		integral := math.Abs(v-r) <= intTol
+		switch {
+		case sr.hasInc && integral && sr.incX[j] == r:
+			lo[j], up[j] = r, r
+			fixed++
+		case !sr.hasInc && integral:
+			lo[j], up[j] = r, r
+			fixed++
+		case !sr.hasInc:
+			lo[j], up[j] = max(lo[j], math.Floor(v)), min(up[j], math.Ceil(v))
+		}
+	}
+	if float64(fixed) < subMIPMinFix*float64(len(sr.intCols)) {
+		return nil
+	}
+	q := *w
+	q.ColLower, q.ColUpper = lo, up
+	opt := Options{NodeLimit: subMIPNodes, Gap: sr.opt.Gap}
+	if !sr.lim.Deadline.IsZero() {
+		opt.TimeLimit = time.Until(sr.lim.Deadline)
+		if opt.TimeLimit <= 0 {
+			return nil
+		}
+	}
+	if sr.opt.IterationLimit > 0 {
+		opt.IterationLimit = sr.opt.IterationLimit - sr.iterations()
+		if opt.IterationLimit <= 0 {
+			return nil
+		}
+	}
+	sub, err := newMIPSearch(sr.ctx, &q, opt, time.Now())
+	if err != nil {
+		return nil // e.g. a column whose bounds contain no integer
+	}
+	sub.isSub, sub.cutsDone = true, true
+	if err := sub.mdl.setBasis(sr.mdl.basis()); err != nil {
+		return err
+	}
+	if sr.hasInc {
+		sub.incX, sub.incZ, sub.hasInc = append([]float64(nil), sr.incX...), sr.incZ, true
+	}
+	_, serr := sub.search()
+	sr.subNodes += sub.nodes
+	sr.extraIters += sub.iterations()
+	if sub.hasInc && (!sr.hasInc || sub.incZ < sr.incZ) {
+		sr.tryIncumbent(sub.incX, true)
+	}
+	if serr != nil {
+		var stop *errStop
+		if errors.As(serr, &stop) || sr.ctx != nil && sr.ctx.Err() != nil {
+			return nil // the search sees the limit at its next check
+		}
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package lp
 
 import (
 	"math"
-	"slices"
 )
 
 // luFactor is a sparse LU factorisation of a simplex basis matrix B (m×m,
@@ -66,15 +65,17 @@ type luFactor struct {
 	posStep []int
 
 	// Workspace.
-	w       []float64
-	stack   []int
-	stackIt []int
-	post    []int
-	seeds   []int
-	fill    []int
-	visit   []int32
-	stamp   int32
-	ws      *svec
+	colCount, rowCount, rowStart, rowPos, rowID []int
+	posDone                                     []bool
+	w                                           []float64
+	stack                                       []int
+	stackIt                                     []int
+	post                                        []int
+	seeds                                       []int
+	fill                                        []int
+	visit                                       []int32
+	stamp                                       int32
+	ws                                          *svec
 }
 
 const (
@@ -130,8 +131,11 @@ func (f *luFactor) factor(m int, col columnFunc) (singPos, singRow []int) {
 	}
 
 	// Row-wise pattern of B (positions per row) for the singleton passes.
-	colCount := make([]int, m)
-	rowCount := make([]int, m)
+	f.colCount = resizeInts(f.colCount, m)
+	f.rowCount = resizeInts(f.rowCount, m)
+	colCount, rowCount := f.colCount, f.rowCount
+	clear(colCount)
+	clear(rowCount)
 	for q := range m {
 		idx, val := col(q)
 		for k, i := range idx {
@@ -141,12 +145,16 @@ func (f *luFactor) factor(m int, col columnFunc) (singPos, singRow []int) {
 			}
 		}
 	}
-	rowStart := make([]int, m+1)
+	f.rowStart = resizeInts(f.rowStart, m+1)
+	rowStart := f.rowStart
+	rowStart[0] = 0
 	for i := range m {
 		rowStart[i+1] = rowStart[i] + rowCount[i]
 	}
-	rowPos := make([]int, rowStart[m])
-	fill := slices.Clone(rowStart[:m])
+	f.rowPos = resizeInts(f.rowPos, rowStart[m])
+	rowPos := f.rowPos
+	fill := append(resizeInts(f.fill, 0), rowStart[:m]...)
+	f.fill = fill
 	for q := range m {
 		idx, val := col(q)
 		for k, i := range idx {
@@ -156,7 +164,11 @@ func (f *luFactor) factor(m int, col columnFunc) (singPos, singRow []int) {
 			}
 		}
 	}
-	posDone := make([]bool, m)
+	if cap(f.posDone) < m {
+		f.posDone = make([]bool, m)
+	}
+	posDone := f.posDone[:m]
+	clear(posDone)
 
 	// Column singletons.
 	stack := f.stack[:0]

@@ -69,7 +69,8 @@ func (f *luFactor) markowitz(nucleus []int, col columnFunc) (singPos []int) {
 	}
 	m := f.m
 	// Local row ids.
-	rowID := make([]int, m)
+	f.rowID = resizeInts(f.rowID, m)
+	rowID := f.rowID
 	for i := range rowID {
 		rowID[i] = -1
 	}

@@ -19,8 +19,15 @@ import (
 
 // Tolerances of branch-and-bound.
 const (
-	intTol  = 1e-6 // a value within intTol of an integer is integral
-	feasTol = 1e-6 // relative row and bound violation accepted in an incumbent
+	intTol = 1e-6 // a value within intTol of an integer is integral
+	// An incumbent must satisfy every bound within strictTol relative to the
+	// bound plus magTol relative to the magnitude of the row's terms; a
+	// point that fails even after the repair LP is accepted within feasTol
+	// relative to the largest of both (the tolerance of Result.Verify in
+	// the tests) rather than lose the node.
+	strictTol = 1e-7
+	magTol    = 1e-9
+	feasTol   = 1e-6
 )
 
 // Parameters of the search.
@@ -116,10 +123,13 @@ type mipSearch struct {
 	pcSum [2][]float64
 	pcN   [2][]int
 
-	nodeIters int     // simplex iterations of node solves
-	sbIters   float64 // simplex iterations of strong-branching trials
-	diveIters int     // simplex iterations of diving heuristics
-	dives     int
+	nodeIters  int     // simplex iterations of node solves
+	sbIters    float64 // simplex iterations of strong-branching trials
+	diveIters  int     // simplex iterations of diving heuristics
+	dives      int
+	isSub      bool // a sub-MIP of a heuristic: no sub-MIPs of its own
+	subNodes   int  // nodes of sub-MIP heuristics
+	extraIters int  // simplex iterations of sub-MIPs
 
 	x        []float64 // scratch: LP values of the current node
 	lastProg time.Time
@@ -133,7 +143,50 @@ func solveMIP(ctx context.Context, p *Problem, opt Options, start time.Time) (Re
 		return Result{}, err
 	}
 	st, serr := sr.search()
+	if st == Unbounded {
+		return unboundedOrInfeasible(ctx, p, opt, start)
+	}
 	return sr.result(st, start), serr
+}
+
+// unboundedOrInfeasible decides a MIP whose relaxation is unbounded: it is
+// unbounded when it has an integer point (for rational data), infeasible
+// otherwise. The feasibility question is the same MIP with a zero
+// objective; its point, when found, is returned as X with Status Unbounded
+// (Objective is that point's value, Bound ∓Inf).
+func unboundedOrInfeasible(ctx context.Context, p *Problem, opt Options, start time.Time) (Result, error) {
+	q := *p
+	q.Cost = make([]float64, p.NumCols())
+	opt.Gap = 0
+	sr, err := newMIPSearch(ctx, &q, opt, start)
+	if err != nil {
+		return Result{}, err
+	}
+	st, serr := sr.search()
+	res := sr.result(st, start)
+	if res.X != nil {
+		res.Objective = p.Offset
+		for j, v := range res.X {
+			res.Objective += p.Cost[j] * v
+		}
+	}
+	sense := 1.0
+	if p.Maximize {
+		sense = -1
+	}
+	switch {
+	case st == Optimal:
+		res.Status = Unbounded
+		res.Bound = math.Inf(-1) * sense
+		res.Gap = math.Inf(1)
+	case st == Infeasible:
+		res.Bound = math.Inf(1) * sense
+	default:
+		// A limit: report it, with the point if one was found.
+		res.Bound = math.Inf(-1) * sense
+		res.Gap = math.Inf(1)
+	}
+	return res, serr
 }
 
 // newMIPSearch prepares the search: the working copy of p with integer
@@ -198,6 +251,10 @@ func newMIPSearch(ctx context.Context, p *Problem, opt Options, start time.Time)
 	}
 	return sr, nil
 }
+
+// iterations is the number of simplex iterations so far, sub-MIPs
+// included.
+func (sr *mipSearch) iterations() int { return sr.mdl.s.iters + sr.extraIters }
 
 // fillProgress completes pr, reported by the simplex within a node, with
 // the incumbent, the best bound of the tree and the gap.
@@ -325,7 +382,7 @@ func (sr *mipSearch) checkLimits() (Status, error, bool) {
 	if sr.opt.NodeLimit > 0 && sr.nodes >= sr.opt.NodeLimit {
 		return NodeLimit, nil, true
 	}
-	if sr.opt.IterationLimit > 0 && sr.mdl.s.iters >= sr.opt.IterationLimit {
+	if sr.opt.IterationLimit > 0 && sr.iterations() >= sr.opt.IterationLimit {
 		return IterationLimit, nil, true
 	}
 	now := time.Now()
@@ -345,7 +402,7 @@ func (sr *mipSearch) report(now time.Time) {
 	if sr.hasInc {
 		b = min(sr.roundBound(b), sr.incZ)
 	}
-	pr := Progress{Iterations: sr.mdl.s.iters, Nodes: sr.nodes, Bound: sr.sense * b,
+	pr := Progress{Iterations: sr.iterations(), Nodes: sr.nodes, Bound: sr.sense * b,
 		Incumbent: sr.incumbentObjective(), Elapsed: now.Sub(sr.lim.Start)}
 	pr.Gap = sr.gap(pr.Incumbent, pr.Bound)
 	sr.opt.Progress(pr)
@@ -368,6 +425,10 @@ func (sr *mipSearch) applyNode(nd *mipNode) {
 // search is returned as an *errStop; the cap shows as IterationLimit.
 func (sr *mipSearch) solveLP(iterCap int, full bool) (Status, error) {
 	lim := sr.lim
+	if lim.IterationLimit > 0 {
+		// The model counts its own iterations only.
+		lim.IterationLimit = max(lim.IterationLimit-sr.extraIters, sr.mdl.s.iters)
+	}
 	if iterCap > 0 {
 		c := sr.mdl.s.iters + iterCap
 		if lim.IterationLimit == 0 || c < lim.IterationLimit {
@@ -391,7 +452,7 @@ func (sr *mipSearch) solveLP(iterCap int, full bool) (Status, error) {
 	case TimeLimit:
 		return st, &errStop{TimeLimit, nil}
 	case IterationLimit:
-		if sr.opt.IterationLimit > 0 && sr.mdl.s.iters >= sr.opt.IterationLimit {
+		if sr.opt.IterationLimit > 0 && sr.iterations() >= sr.opt.IterationLimit {
 			return st, &errStop{IterationLimit, nil}
 		}
 	}
@@ -445,14 +506,17 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 		if sr.prunable(z) {
 			return nil, nil
 		}
-		frac := sr.fractional()
+		frac := sr.fractional(intTol)
 		if len(frac) == 0 {
-			if !sr.tryIncumbent(sr.x, true) {
-				// Integral LP point not feasible within tolerance: give up
-				// on this node rather than branch on nothing.
+			if sr.tryIncumbent(sr.x, true) {
 				return nil, nil
 			}
-			return nil, nil
+			// Integral within intTol but not feasible once rounded, even
+			// after the repair LP: branch on the columns that are not
+			// exactly integral, or give up on the node when there are none.
+			if frac = sr.fractional(1e-12); len(frac) == 0 {
+				return nil, nil
+			}
 		}
 		sr.simpleRounding()
 		if sr.prunable(z) {
@@ -466,6 +530,14 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			continue
 		}
 		changes := sr.reducedCostFixing(nd, z)
+		if sr.subMIPDue() {
+			if err := sr.subMIP(); err != nil {
+				return nil, err
+			}
+			if sr.prunable(z) {
+				return nil, nil
+			}
+		}
 		if sr.diveDue() {
 			if err := sr.dive(nd, z); err != nil {
 				return nil, err
@@ -505,12 +577,13 @@ func appendChanges(base, extra []bndChange) []bndChange {
 	return append(out, extra...)
 }
 
-// fractional lists the integer columns whose LP value is fractional.
-func (sr *mipSearch) fractional() []int {
+// fractional lists the integer columns whose LP value is more than tol
+// away from an integer.
+func (sr *mipSearch) fractional(tol float64) []int {
 	var f []int
 	for _, j := range sr.intCols {
 		v := sr.x[j]
-		if math.Abs(v-math.Round(v)) > intTol {
+		if math.Abs(v-math.Round(v)) > tol {
 			f = append(f, j)
 		}
 	}
@@ -585,7 +658,7 @@ func dirIndex(up bool) int {
 // updatePseudocost records the objective gain per unit of the branching
 // that created nd.
 func (sr *mipSearch) updatePseudocost(nd *mipNode, z float64) {
-	if nd.frac <= 0 || math.IsInf(nd.parentObj, 0) {
+	if nd.frac < intTol || math.IsInf(nd.parentObj, 0) {
 		return
 	}
 	d := dirIndex(nd.up)
@@ -715,11 +788,11 @@ func (sr *mipSearch) selectBranch(nd *mipNode, z float64, frac []int) (col int, 
 		}
 		f := v - fl
 		for d := 0; d < 2; d++ {
-			if !math.IsInf(gain[d], 1) {
-				den := f
-				if d == 1 {
-					den = 1 - f
-				}
+			den := f
+			if d == 1 {
+				den = 1 - f
+			}
+			if !math.IsInf(gain[d], 1) && den >= intTol {
 				sr.pcSum[d][j] += gain[d] / den
 				sr.pcN[d][j]++
 			}
@@ -803,10 +876,22 @@ func (sr *mipSearch) tryIncumbent(x []float64, repair bool) bool {
 	copy(pt, x)
 	for _, j := range sr.intCols {
 		pt[j] = math.Round(pt[j])
+		if pt[j] == 0 {
+			pt[j] = 0 // not −0
+		}
 	}
-	obj, ok := mipFeasible(sr.p, pt)
+	obj, ok := mipFeasible(sr.p, pt, true)
 	if !ok && repair {
-		pt, obj, ok = sr.repairContinuous(pt)
+		var rp []float64
+		rp, obj, ok = sr.repairContinuous(pt)
+		if ok {
+			pt = rp
+		} else if rp != nil {
+			pt = rp
+			obj, ok = mipFeasible(sr.p, pt, false)
+		} else {
+			obj, ok = mipFeasible(sr.p, pt, false)
+		}
 	}
 	if !ok {
 		return false
@@ -821,57 +906,68 @@ func (sr *mipSearch) tryIncumbent(x []float64, repair bool) bool {
 	return true
 }
 
-// repairContinuous fixes the integer columns at their values in pt, solves
-// the LP over the continuous columns from the current basis, and restores
-// the model. It returns the repaired point when feasible.
+// repairContinuous fixes the integer columns at their values in pt and
+// solves the LP over the continuous columns of the original problem (no
+// cuts: their safety margins and tolerances could make the fixed LP
+// slightly infeasible) from scratch. It returns the repaired point (nil
+// when the LP is not optimal), its objective and whether it passes the
+// strict check.
 func (sr *mipSearch) repairContinuous(pt []float64) ([]float64, float64, bool) {
-	saved := sr.mdl.basis()
-	type bnd struct{ lo, up float64 }
-	old := make([]bnd, len(sr.intCols))
-	for k, j := range sr.intCols {
-		old[k].lo, old[k].up = sr.mdl.colBounds(j)
+	if len(sr.intCols) == sr.p.NumCols() {
+		return nil, 0, false
+	}
+	q := *sr.p
+	q.ColLower = append([]float64(nil), sr.p.ColLower...)
+	q.ColUpper = append([]float64(nil), sr.p.ColUpper...)
+	for _, j := range sr.intCols {
 		if pt[j] < sr.rootLo[j] || pt[j] > sr.rootUp[j] {
 			return nil, 0, false
 		}
+		q.ColLower[j], q.ColUpper[j] = pt[j], pt[j]
 	}
+	mdl, err := newLPModel(&q)
+	if err != nil {
+		return nil, 0, false
+	}
+	lim := lpLimits{Deadline: sr.lim.Deadline, Start: sr.lim.Start}
+	st, err := mdl.solve(sr.ctx, lim)
+	sr.extraIters += mdl.s.iters
+	if err != nil || st != Optimal {
+		return nil, 0, false
+	}
+	out := make([]float64, len(pt))
+	mdl.primal(out)
 	for _, j := range sr.intCols {
-		sr.mdl.setColBounds(j, pt[j], pt[j])
+		out[j] = pt[j]
 	}
-	st, err := sr.mdl.resolve(sr.ctx, sr.lim)
-	var out []float64
-	obj, ok := 0.0, false
-	if err == nil && st == Optimal {
-		out = make([]float64, len(pt))
-		sr.mdl.primal(out)
-		for _, j := range sr.intCols {
-			out[j] = pt[j]
-		}
-		obj, ok = mipFeasible(sr.p, out)
-	}
-	for k, j := range sr.intCols {
-		sr.mdl.setColBounds(j, old[k].lo, old[k].up)
-	}
-	_ = sr.mdl.setBasis(saved)
+	obj, ok := mipFeasible(sr.p, out, true)
 	return out, obj, ok
 }
 
 // mipFeasible clamps the continuous columns of x into their bounds (by at
 // most the tolerance) and checks x against p: integrality, column and row
-// bounds within feasTol relative. It returns the objective cᵀx + Offset.
-func mipFeasible(p *Problem, x []float64) (float64, bool) {
+// bounds within the strict tolerances or, with strict false, within
+// feasTol. It returns the objective cᵀx + Offset.
+func mipFeasible(p *Problem, x []float64, strict bool) (float64, bool) {
+	tol := func(b, mag float64) float64 {
+		if strict {
+			return strictTol*max(1, math.Abs(b)) + magTol*mag
+		}
+		return feasTol * max(1, math.Abs(b), mag)
+	}
 	for j := range x {
 		lo, up := p.ColLower[j], p.ColUpper[j]
 		if p.Integer[j] && x[j] != math.Round(x[j]) {
 			return 0, false
 		}
 		if x[j] < lo {
-			if lo-x[j] > feasTol*max(1, math.Abs(lo)) {
+			if lo-x[j] > tol(lo, 0) {
 				return 0, false
 			}
 			x[j] = lo
 		}
 		if x[j] > up {
-			if x[j]-up > feasTol*max(1, math.Abs(up)) {
+			if x[j]-up > tol(up, 0) {
 				return 0, false
 			}
 			x[j] = up
@@ -894,10 +990,10 @@ func mipFeasible(p *Problem, x []float64) (float64, bool) {
 	}
 	for i := range act {
 		lo, up := p.RowLower[i], p.RowUpper[i]
-		if lo > math.Inf(-1) && act[i] < lo-feasTol*max(1, math.Abs(lo), mag[i]) {
+		if lo > math.Inf(-1) && act[i] < lo-tol(lo, mag[i]) {
 			return 0, false
 		}
-		if up < math.Inf(1) && act[i] > up+feasTol*max(1, math.Abs(up), mag[i]) {
+		if up < math.Inf(1) && act[i] > up+tol(up, mag[i]) {
 			return 0, false
 		}
 	}
@@ -906,7 +1002,10 @@ func mipFeasible(p *Problem, x []float64) (float64, bool) {
 
 // result assembles the MILP Result of a search that ended with st.
 func (sr *mipSearch) result(st Status, start time.Time) Result {
-	res := Result{Status: st, Iterations: sr.mdl.s.iters, Nodes: sr.nodes}
+	if sr.hasInc && st != Cancelled && !sr.isSub {
+		sr.polish()
+	}
+	res := Result{Status: st, Iterations: sr.iterations(), Nodes: sr.nodes}
 	b := sr.bestBound()
 	switch st {
 	case Optimal:
@@ -935,4 +1034,16 @@ func (sr *mipSearch) result(st Status, start time.Time) Result {
 	}
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// polish re-solves the continuous part of the incumbent on the original
+// problem (no cuts) with the integer columns fixed, and keeps the result
+// when it is feasible and no worse within 1e-9: an LP point of the
+// cut-strengthened problem may sit on a cut's safety margin, a hair away
+// from the original row (0.999999995 for 1).
+func (sr *mipSearch) polish() {
+	x, obj, ok := sr.repairContinuous(sr.incX)
+	if z := sr.sense * obj; ok && z <= sr.incZ+1e-9*max(1, math.Abs(sr.incZ)) {
+		sr.incX, sr.incZ = x, z
+	}
 }

@@ -303,4 +303,13 @@ func TestMIPInfeasibleAndUnbounded(t *testing.T) {
 	if err != nil || res.Status != Unbounded {
 		t.Fatalf("unbounded MIP: %v %v", res.Status, err)
 	}
+	checkMIPSolution(t, q, res)
+	// An unbounded relaxation but no integer point: 2z = 1 besides.
+	z := u.AddIntCol("z", 0, 0, 5)
+	u.AddRow("odd", 1, 1, []int{z}, []float64{2})
+	q, _ = u.Problem()
+	res, err = Solve(context.Background(), q, Options{})
+	if err != nil || res.Status != Infeasible || res.HasSolution() {
+		t.Fatalf("unbounded relaxation without integer point: %v %v, want infeasible", res.Status, err)
+	}
 }

@@ -219,7 +219,7 @@ func (mdl *lpModel) solve(ctx context.Context, lim lpLimits) (Status, error) {
 	if ctx != nil && ctx.Err() != nil {
 		o = outCancelled
 	} else {
-		o = s.run(true)
+		o = s.run()
 		// The tolerances hold in the scaled problem; when the unscaled
 		// answer fails its certificate at verifyTol, tighten them and go on
 		// from the basis reached.
@@ -230,7 +230,7 @@ func (mdl *lpModel) solve(ctx context.Context, lim lpLimits) (Status, error) {
 			}
 			s.tracef("unscaled certificate fails: tightening tolerances")
 			s.tolP, s.tolD = s.tolP/10, s.tolD/10
-			o = s.run(false)
+			o = s.refine()
 		}
 		s.tolP, s.tolD = primalTol, dualTol
 	}

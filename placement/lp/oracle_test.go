@@ -177,13 +177,32 @@ func TestOracleMILPCBCVersusBruteForce(t *testing.T) {
 	}
 }
 
-// TestOracleMILPBuiltinVersusCBC solves 24 random MILPs with the built-in
-// Solve and with CBC: statuses agree, objectives within 1e-6 relative.
+// mediumMILPs returns count random MILPs with 6 to 15 rows and 6 to 20
+// columns, too large for brute force.
+func mediumMILPs(count int) []*Problem {
+	var ps []*Problem
+	for k := 0; k < count; k++ {
+		kind := randomFeasible
+		switch k % 8 {
+		case 5:
+			kind = randomInfeasible
+		case 6:
+			kind = randomUnbounded
+		}
+		ps = append(ps, randomProblem(uint64(5000+k), 6+k%10, 6+(k*5)%15, kind, true))
+	}
+	return ps
+}
+
+// TestOracleMILPBuiltinVersusCBC solves 24 small and 16 medium random
+// MILPs with the built-in Solve and with CBC: statuses agree, objectives
+// within 1e-6 relative; the built-in solutions are integral and pass
+// Verify.
 func TestOracleMILPBuiltinVersusCBC(t *testing.T) {
 	cbc := CBC{Path: cbcPath(t)}
-	ps := oracleCases(true, 24)
+	ps := append(oracleCases(true, 24), mediumMILPs(16)...)
 	if testing.Short() || raceEnabled {
-		ps = ps[:8]
+		ps = append(ps[:8], ps[24:28]...)
 	}
 	for _, p := range ps {
 		if !p.IsMIP() {
@@ -209,6 +228,16 @@ func TestOracleMILPBuiltinVersusCBC(t *testing.T) {
 			}
 			if got.Status == Optimal && !relClose(got.Objective, want.Objective, 1e-6) {
 				t.Errorf("objective %.12g, CBC %.12g\n%s", got.Objective, want.Objective, goLiteral(p))
+			}
+			if got.HasSolution() {
+				for j, isInt := range p.Integer {
+					if isInt && math.Abs(got.X[j]-math.Round(got.X[j])) > 1e-6 {
+						t.Errorf("integer column %s = %v", p.ColName(j), got.X[j])
+					}
+				}
+				if err := got.Verify(p, 1e-6); err != nil {
+					t.Errorf("Verify: %v", err)
+				}
 			}
 		})
 	}

@@ -14,54 +14,62 @@ import "math"
 // When the problem is dual infeasible, a dual phase 2 with zero costs finds
 // a feasible point (or proves infeasibility) and the primal simplex then
 // finds the ray.
-func (s *simplex) run(perturb bool) outcome {
+func (s *simplex) run() outcome {
 	s.rebuild()
-	for attempt := 0; ; attempt++ {
-		copy(s.work, s.cost)
-		s.computeDual()
-		inf, flipped := s.flipToDualFeasible(false)
-		if flipped {
-			s.computePrimal()
-		}
-		if inf > 0 {
-			if s.primalInfeasibility() <= s.tolP {
-				o := s.primalPhase2()
-				if o != outOptimal {
-					return o
-				}
-				if s.finalCheck() {
-					return outOptimal
-				}
-				continue
+	copy(s.work, s.cost)
+	s.computeDual()
+	inf, flipped := s.flipToDualFeasible(false)
+	if flipped {
+		s.computePrimal()
+	}
+	if inf > 0 {
+		if s.primalInfeasibility() <= s.tolP {
+			// Primal feasible: the primal simplex fixes the dual side.
+			if o := s.primalPhase2(); o != outOptimal {
+				return o
 			}
-			o := s.dualPhase1()
-			s.tracef("dual phase 1: %d after %d iterations", o, s.iters)
+			if s.finalCheck() {
+				return outOptimal
+			}
+		} else {
+			auxObj, o := s.dualPhase1()
+			s.tracef("dual phase 1: %d after %d iterations, auxiliary objective %g", o, s.iters, auxObj)
 			if o != outOptimal {
 				return o
 			}
 			copy(s.work, s.cost)
 			s.computeDual()
-			if s.maxDualInfeasibility() > 1000*s.tolD {
+			if auxObj < 0 {
 				return s.dualInfeasibleCase()
 			}
-			// Small leftovers are shifted away (removed at the end).
-			if _, flipped = s.flipToDualFeasible(true); flipped {
-				s.computePrimal()
-			}
 		}
-		if perturb && attempt < 2 {
-			s.perturb()
+		// Small leftovers are shifted away (removed at the end).
+		if _, flipped = s.flipToDualFeasible(true); flipped {
+			s.computePrimal()
 		}
+	}
+	s.perturb()
+	for attempt := 0; ; attempt++ {
 		s.tracef("attempt %d: dual phase 2 from infeasibility %g", attempt, s.primalInfeasibility())
 		o := s.dualPhase2()
 		s.tracef("dual phase 2: %d after %d iterations", o, s.iters)
 		if o != outOptimal {
 			return o
 		}
-		// Remove perturbation and shifts, clean up with the primal simplex.
+		// Remove perturbation and shifts.
 		copy(s.work, s.cost)
 		s.rebuild()
-		s.tracef("after removing perturbation: primal infeasibility %g", s.primalInfeasibility())
+		s.tracef("after removing perturbation: primal infeasibility %g, %d dual infeasibilities", s.primalInfeasibility(), s.countDualInf())
+		// Boxed variables that lost dual feasibility are flipped and the
+		// dual simplex goes on without perturbation, the others shifted;
+		// what remains is left to the primal simplex.
+		if attempt < 4 {
+			if _, flipped := s.flipToDualFeasible(false); flipped {
+				s.flipToDualFeasible(true)
+				s.computePrimal()
+				continue
+			}
+		}
 		if s.primalInfeasibility() <= s.tolP {
 			o = s.primalPhase2()
 			s.tracef("primal phase 2: %d after %d iterations", o, s.iters)
@@ -74,6 +82,9 @@ func (s *simplex) run(perturb bool) outcome {
 		}
 		if attempt >= 8 {
 			return outNumerical
+		}
+		if _, flipped := s.flipToDualFeasible(true); flipped {
+			s.computePrimal()
 		}
 	}
 }
@@ -124,7 +135,11 @@ func (s *simplex) dualInfeasibleCase() outcome {
 // original problem unless the original has no dual feasible basis. The
 // original bounds are restored and the non-basic variables placed on the
 // bounds their reduced costs call for.
-func (s *simplex) dualPhase1() outcome {
+//
+// It returns the optimal auxiliary objective with the true costs,
+// Σ cost_j·x_j, when it is clearly negative (the problem has no dual
+// feasible basis), and 0 otherwise.
+func (s *simplex) dualPhase1() (float64, outcome) {
 	lo := append([]float64(nil), s.lower...)
 	up := append([]float64(nil), s.upper...)
 	inf := math.Inf(1)
@@ -149,6 +164,14 @@ func (s *simplex) dualPhase1() outcome {
 	}
 	s.computePrimal()
 	o := s.dualPhase2()
+	auxObj, mag := 0.0, 0.0
+	for j := 0; j < s.n; j++ {
+		auxObj += s.cost[j] * s.x[j]
+		mag += math.Abs(s.cost[j] * s.x[j])
+	}
+	if auxObj >= -1e-6*(1+mag) {
+		auxObj = 0
+	}
 	copy(s.lower, lo)
 	copy(s.upper, up)
 	for j := 0; j < s.nt; j++ {
@@ -160,9 +183,9 @@ func (s *simplex) dualPhase1() outcome {
 	s.computePrimal()
 	if o == outInfeasible {
 		// The auxiliary problem is feasible (x = 0): a numerical failure.
-		return outNumerical
+		return 0, outNumerical
 	}
-	return o
+	return auxObj, o
 }
 
 // perturb adds small random amounts to the working costs of the
@@ -200,25 +223,43 @@ func (s *simplex) rand() float64 {
 	return float64(s.rng>>11) / (1 << 53)
 }
 
-// maxDualInfeasibility returns the largest dual infeasibility of a
-// non-basic variable that no bound flip can cure (free or one-sided).
-func (s *simplex) maxDualInfeasibility() float64 {
-	worst := 0.0
+func (s *simplex) countDualInf() int {
+	c := 0
 	for j := 0; j < s.nt; j++ {
-		if s.state[j] == basic || s.lower[j] == s.upper[j] {
-			continue
-		}
-		lfin, ufin := s.lower[j] > math.Inf(-1), s.upper[j] < math.Inf(1)
-		if lfin && ufin {
-			continue
-		}
-		dj := s.d[j]
-		if !lfin && dj > 0 {
-			worst = max(worst, dj)
-		}
-		if !ufin && dj < 0 {
-			worst = max(worst, -dj)
+		if s.state[j] != basic && s.dualInfeasible(j) {
+			c++
 		}
 	}
-	return worst
+	return c
+}
+
+// refine continues from the current basis after the tolerances were
+// tightened: no phase 1 and no perturbation. Dual infeasibilities are
+// shifted away while the dual simplex restores primal feasibility; the
+// primal simplex then removes them with the true costs.
+func (s *simplex) refine() outcome {
+	copy(s.work, s.cost)
+	s.rebuild()
+	for attempt := 0; attempt < 4; attempt++ {
+		if s.primalInfeasibility() > s.tolP {
+			if _, flipped := s.flipToDualFeasible(true); flipped {
+				s.computePrimal()
+			}
+			if o := s.dualPhase2(); o != outOptimal {
+				return o
+			}
+			copy(s.work, s.cost)
+			s.rebuild()
+			if s.primalInfeasibility() > s.tolP {
+				continue
+			}
+		}
+		if o := s.primalPhase2(); o != outOptimal {
+			return o
+		}
+		if s.finalCheck() {
+			return outOptimal
+		}
+	}
+	return outNumerical
 }

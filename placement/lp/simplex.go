@@ -213,7 +213,6 @@ func (s *simplex) boundValue(j int) float64 {
 // refactor factorises the basis, repairing a singular one by logicals.
 func (s *simplex) refactor() {
 	singPos, singRow := s.lu.factor(s.m, func(q int) ([]int, []float64) { return s.column(s.head[q]) })
-	s.tracef("factor: m=%d L=%d U=%d etas-before sing=%d", s.m, len(s.lu.lIdx), len(s.lu.uIdx), len(singPos))
 	for k, q := range singPos {
 		v := s.head[q]
 		s.pos[v] = -1
@@ -588,6 +587,9 @@ func (s *simplex) dualPhase2() outcome {
 			return o
 		}
 		r := s.chuzr()
+		if s.trace != nil && s.iters%500 == 0 {
+			s.tracef("  dual %d: objective %.10g, %d listed infeasible, updates %d, L %d U %d, shifts", s.iters, s.workObjective(), len(s.infList), s.lu.numEtas(), len(s.lu.lIdx), len(s.lu.uIdx))
+		}
 		if r < 0 {
 			if s.lu.numEtas() > 0 && !confirmed {
 				s.factored = false
@@ -607,12 +609,6 @@ func (s *simplex) dualPhase2() outcome {
 		s.btranUnit(r)
 		s.price()
 		q := s.dualRatio(toLower, delta)
-		s.tracef("dual it %d: row %d var %d x=%g [%g,%g] toLower=%v q=%d flips=%v", s.iters, r, lv, s.x[lv], s.lower[lv], s.upper[lv], toLower, q, s.flips)
-		if s.trace != nil {
-			for _, j := range s.alphaIdx {
-				s.tracef("   alpha[%d]=%g d=%g state=%d [%g,%g]", j, s.alpha[j], s.d[j], s.state[j], s.lower[j], s.upper[j])
-			}
-		}
 		if q < 0 {
 			if s.lu.numEtas() > 0 {
 				s.factored = false

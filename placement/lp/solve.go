@@ -7,8 +7,23 @@ import (
 )
 
 // Solve solves the linear program p with the built-in bounded-variable dual
-// simplex (see the package comment for the algorithm) and returns its
-// Result in p's own terms.
+// simplex and returns its Result in p's own terms.
+//
+// Algorithm: the problem is scaled (geometric-mean passes and column
+// equilibration, powers of two) and put in the internal form
+// A·x + s = 0 with one logical per row carrying the row's bounds; every
+// variable is a bounded variable (no bound rows). The basis is factorised
+// by a sparse LU (singleton passes, then right-looking Markowitz with
+// threshold pivoting) kept up to date by product-form etas and
+// refactorised every 100 updates; FTRAN and BTRAN exploit sparse
+// right-hand sides. The dual simplex uses dual steepest-edge pricing, a
+// bound-flipping ratio test with Harris tolerances and cost shifting, and
+// a cost perturbation against degeneracy; free and one-sided columns that
+// are dual infeasible are handled by a dual phase 1 on the auxiliary
+// problem with box bounds. After the perturbation is removed a bounded
+// primal simplex cleans up; it also finds the ray of an unbounded problem.
+// An optimal answer is checked with Result.Verify before it is returned
+// and refined with tighter tolerances if its unscaled certificate fails.
 //
 // An LP solved to Optimal comes with primal values, row activities, row
 // duals, reduced costs and the final basis; Infeasible with a Farkas ray;
@@ -21,8 +36,20 @@ import (
 // Cancelled and ctx's error. The solve is deterministic: the same problem
 // and options give the same Result (Elapsed aside).
 //
-// Mixed-integer problems (p.IsMIP) are solved by branch-and-bound; see
-// solveMIP in mip.go for what their Result holds.
+// A mixed-integer problem (p.IsMIP) is solved by branch-and-bound on the
+// LP relaxation, re-solved warm by the dual simplex at every node, with
+// Gomory mixed-integer, MIR and knapsack cover cuts at the root, reliability
+// branching, and diving and sub-MIP heuristics for early incumbents. Its
+// Result holds the incumbent (X, Objective, RowActivity: integer columns
+// exactly integral, every row and bound satisfied within 1e-7 relative),
+// Bound (the best bound of the open nodes, rounded up to the next
+// attainable value when the objective is integral), Gap and Nodes; no
+// duals, basis or ray. Optimal means proven within opt.Gap (default
+// 1e-9). Infeasible means no integer point exists; Unbounded that the
+// relaxation is unbounded and an integer point (X) exists. On a node, time
+// or iteration limit or cancellation it returns the incumbent, if any,
+// with the limit's status (and ctx's error when cancelled). opt.Basis
+// warm-starts the root LP.
 func Solve(ctx context.Context, p *Problem, opt Options) (Result, error) {
 	start := time.Now()
 	if err := p.Validate(); err != nil {

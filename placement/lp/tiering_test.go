@@ -1,10 +1,14 @@
 package lp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -186,5 +190,37 @@ func BenchmarkTiering(b *testing.B) {
 func BenchmarkTieringLarge(b *testing.B) {
 	for _, spec := range []tieringSpec{{720, 200, 1, 1}, {720, 200, 3, 1}} {
 		b.Run(spec.String(), func(b *testing.B) { benchTiering(b, spec) })
+	}
+}
+
+// BenchmarkTieringCLP runs `clp FILE -dualsimplex` on the models of
+// BenchmarkTiering (written as free MPS; wall time with process start and
+// parsing), the peer figures. Skipped when clp is not installed.
+func BenchmarkTieringCLP(b *testing.B) {
+	clp, err := exec.LookPath("clp")
+	if err != nil {
+		b.Skip("clp not installed")
+	}
+	dir := b.TempDir()
+	for _, spec := range []tieringSpec{
+		{168, 50, 1, 1}, {720, 50, 1, 1}, {168, 50, 3, 1}, {720, 50, 3, 1}, {720, 200, 1, 1}, {720, 200, 3, 1},
+	} {
+		p := tieringLP(spec)
+		file := filepath.Join(dir, spec.String()+".mps")
+		var buf bytes.Buffer
+		if err := WriteMPS(&buf, p); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(spec.String(), func(b *testing.B) {
+			for b.Loop() {
+				out, err := exec.Command(clp, file, "-dualsimplex").CombinedOutput()
+				if err != nil || !bytes.Contains(out, []byte("Optimal objective")) {
+					b.Fatalf("%v: clp: %v\n%s", spec, err, out)
+				}
+			}
+		})
 	}
 }

@@ -9,7 +9,7 @@
 //
 // Usage:
 //
-//	lpsolve [-time DURATION] [-gap REL] [-solver builtin|cbc] [-cbc PATH] FILE.mps[.gz]
+//	lpsolve [-time DURATION] [-gap REL] [-solver builtin|cbc|clp] [-cbc PATH] FILE.mps[.gz]
 //
 // The exit status is 0 when the solver proved optimality, 1 otherwise
 // (infeasible, unbounded, a limit, an interrupt, a solver failure) and 2 on
@@ -38,7 +38,7 @@ func main() {
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = `usage: lpsolve [-time DURATION] [-gap REL] [-solver builtin|cbc] [-cbc PATH] FILE.mps[.gz]
+const usage = `usage: lpsolve [-time DURATION] [-gap REL] [-solver builtin|cbc|clp] [-cbc PATH] FILE.mps[.gz]
 
 Solves the LP or MILP in FILE (MPS, fixed or free, gzip allowed) and prints
 its status, objective, iterations, nodes and time, then one summary line
@@ -48,8 +48,8 @@ Exit status: 0 optimal, 1 not proved optimal, 2 bad flags or input.
 flags:
   -time DURATION   stop after this long (a Go duration such as 30s or 2m; 0: no limit)
   -gap REL         relative MILP gap at which to stop (default 0: 1e-9)
-  -solver NAME     builtin (default) or cbc (an external COIN-OR cbc binary)
-  -cbc PATH        the cbc binary for -solver cbc (default: cbc on PATH)
+  -solver NAME     builtin (default), cbc or clp (external COIN-OR binaries; clp: LPs only)
+  -cbc PATH        the cbc or clp binary for -solver cbc or clp (default: the name on PATH)
 `
 
 // run is the command with its arguments and output streams; it returns the
@@ -86,8 +86,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		solver = builtin{}
 	case "cbc":
 		solver = lp.CBC{Path: *cbcPath}
+	case "clp":
+		solver = lp.CLP{Path: *cbcPath}
 	default:
-		return fail("-solver %q: want builtin or cbc", *solverName)
+		return fail("-solver %q: want builtin, cbc or clp", *solverName)
 	}
 	path := fs.Arg(0)
 

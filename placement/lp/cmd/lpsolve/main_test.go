@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,32 +24,48 @@ func runLPSolve(t *testing.T, args ...string) (code int, stdout, stderr string) 
 
 func TestLPSolveOptimal(t *testing.T) {
 	solvers := []string{"builtin"}
-	if _, err := exec.LookPath("cbc"); err == nil {
-		solvers = append(solvers, "cbc")
-	} else {
-		t.Logf("cbc not found on PATH (%v): -solver cbc not tested", err)
+	for _, bin := range []string{"cbc", "clp"} {
+		if _, err := exec.LookPath(bin); err == nil {
+			solvers = append(solvers, bin)
+		} else {
+			t.Logf("%s not found on PATH (%v): -solver %s not tested", bin, err, bin)
+		}
 	}
-	afiro := filepath.Join("..", "..", "testdata", "netlib", "afiro.mps.gz")
-	for _, s := range solvers {
-		code, out, errOut := runLPSolve(t, "-solver", s, "-time", "1m", afiro)
-		if code != 0 || errOut != "" {
-			t.Fatalf("-solver %s: exit %d, stderr %q\n%s", s, code, errOut, out)
-		}
-		lines := strings.Split(strings.TrimSpace(out), "\n")
-		m := summaryRe.FindStringSubmatch(lines[len(lines)-1])
-		if m == nil {
-			t.Fatalf("-solver %s: last line %q is not the summary", s, lines[len(lines)-1])
-		}
-		obj, err := strconv.ParseFloat(m[2], 64)
-		if err != nil || m[1] != "optimal" {
-			t.Fatalf("-solver %s: summary %q", s, m[0])
-		}
-		const want = -464.7531429 // optima.tsv
-		if d := obj - want; d > 1e-6 || d < -1e-6 {
-			t.Errorf("-solver %s: objective %v, want %v", s, obj, want)
-		}
-		if n, _ := strconv.Atoi(m[3]); n <= 0 {
-			t.Errorf("-solver %s: %s iterations", s, m[3])
+	cases := []struct {
+		file string
+		want float64 // optima.tsv
+		mip  bool
+	}{
+		{filepath.Join("..", "..", "testdata", "netlib", "afiro.mps.gz"), -464.7531429, false},
+		{filepath.Join("..", "..", "testdata", "miplib", "p0033.mps.gz"), 3089, true},
+	}
+	for _, c := range cases {
+		for _, s := range solvers {
+			if c.mip && s == "clp" {
+				if code, _, errOut := runLPSolve(t, "-solver", s, c.file); code != 1 || !strings.Contains(errOut, "LPs only") {
+					t.Errorf("clp on a MILP: exit %d, stderr %q", code, errOut)
+				}
+				continue
+			}
+			code, out, errOut := runLPSolve(t, "-solver", s, "-time", "1m", c.file)
+			if code != 0 || errOut != "" {
+				t.Fatalf("-solver %s %s: exit %d, stderr %q\n%s", s, c.file, code, errOut, out)
+			}
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			m := summaryRe.FindStringSubmatch(lines[len(lines)-1])
+			if m == nil {
+				t.Fatalf("-solver %s: last line %q is not the summary", s, lines[len(lines)-1])
+			}
+			obj, err := strconv.ParseFloat(m[2], 64)
+			if err != nil || m[1] != "optimal" {
+				t.Fatalf("-solver %s: summary %q", s, m[0])
+			}
+			if d := obj - c.want; d > 1e-6*math.Max(1, math.Abs(c.want)) || -d > 1e-6*math.Max(1, math.Abs(c.want)) {
+				t.Errorf("-solver %s %s: objective %v, want %v", s, c.file, obj, c.want)
+			}
+			if n, _ := strconv.Atoi(m[3]); n <= 0 {
+				t.Errorf("-solver %s %s: %s iterations", s, c.file, m[3])
+			}
 		}
 	}
 }
@@ -81,7 +98,7 @@ func TestLPSolveBadInput(t *testing.T) {
 		{"negative time", []string{"-time", "-1s", "a"}, "negative"},
 		{"bad duration", []string{"-time", "soon", "a"}, "invalid value"},
 		{"bad gap", []string{"-gap", "-0.1", "a"}, "-gap"},
-		{"unknown solver", []string{"-solver", "glpk", "a"}, "want builtin or cbc"},
+		{"unknown solver", []string{"-solver", "glpk", "a"}, "want builtin, cbc or clp"},
 		{"missing file", []string{filepath.Join(t.TempDir(), "none.mps")}, "no such file"},
 		{"syntax error", []string{bad}, "line 3"},
 	}

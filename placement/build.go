@@ -1,0 +1,313 @@
+package placement
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/tco"
+	"github.com/shopspring/decimal"
+)
+
+// plan assembles the Plan of the pools' solutions (a nil solution: the pool
+// has no plan yet, and neither has the whole).
+func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
+	pl := Plan{Currency: in.currency, Horizon: in.s.horizon, Period: in.s.Period, Slices: in.s.slices,
+		Unplaced: in.unplaced, Total: decimal.Zero, Explicit: decimal.Zero, Hidden: decimal.Zero,
+		PresentValue: decimal.Zero, Bound: decimal.Zero}
+	for _, s := range sols {
+		if s == nil {
+			return pl
+		}
+	}
+	pv := newDiscounter(in.s.horizon, in.assume.DiscountRatePerYear)
+	addLines := func(ls []tco.Line) {
+		for _, l := range ls {
+			pl.Total = pl.Total.Add(l.Amount)
+			if l.Category.Hidden() {
+				pl.Hidden = pl.Hidden.Add(l.Amount)
+			} else {
+				pl.Explicit = pl.Explicit.Add(l.Amount)
+			}
+			pl.PresentValue = pl.PresentValue.Add(pv.present(l))
+		}
+	}
+	optimal := true
+	bound := 0.0
+	// Which pool solves each workload and offer.
+	wsol := make([]*poolSolution, len(in.ws))
+	osol := make([]*poolSolution, len(in.os))
+	for i, p := range pools {
+		optimal = optimal && sols[i].optimal
+		bound += sols[i].bound
+		for _, w := range p.ws {
+			wsol[w] = sols[i]
+		}
+		for _, k := range p.os {
+			osol[k] = sols[i]
+		}
+	}
+	// Uses first: the GPU-hours on each offer split its commitment.
+	uses := make([]*Use, len(in.pairs))
+	gpuHours := make([]float64, len(in.os))
+	peakOn := make([][]float64, len(in.os))
+	users := make([][]string, len(in.os))
+	for q := range in.pairs {
+		pr := &in.pairs[q]
+		sol := wsol[pr.w]
+		if sol == nil || !sol.used[q] {
+			continue
+		}
+		uses[q] = in.use(q, sol.use[q])
+		gpuHours[pr.k] += uses[q].GPUHours
+		if peakOn[pr.k] == nil {
+			peakOn[pr.k] = make([]float64, len(in.hours))
+		}
+		for t, v := range sol.use[q] {
+			peakOn[pr.k][t] += v
+		}
+		users[pr.k] = append(users[pr.k], in.ws[pr.w].w.Name)
+	}
+	commit := make([]*Commitment, len(in.os))
+	for k := range in.os {
+		sol := osol[k]
+		if sol == nil {
+			continue
+		}
+		n, paid := sol.nodes[k], sol.perOf[k]
+		if n == 0 && !paid && peakOn[k] == nil {
+			continue
+		}
+		commit[k] = in.commitment(k, n, paid, peakOn[k], gpuHours[k], users[k])
+		if v := sol.stockValue[k]; v > 0 {
+			pl.Stock = append(pl.Stock, StockValue{Offer: in.os[k].o.ID, SavingPerNode: money(v)})
+		}
+	}
+	// Commitments in the problem's order of offers.
+	order := make([]int, len(in.os))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return in.os[a].idx - in.os[b].idx })
+	for _, k := range order {
+		if c := commit[k]; c != nil {
+			addLines(c.Lines)
+			pl.Commitments = append(pl.Commitments, *c)
+		}
+	}
+	slices.SortFunc(pl.Stock, func(a, b StockValue) int { return offerRank(in, a.Offer) - offerRank(in, b.Offer) })
+	for w := range in.ws {
+		wd := &in.ws[w]
+		a := Assignment{Workload: wd.w.Name, Service: wd.service, Cost: decimal.Zero}
+		used := map[int]bool{}
+		for _, q := range wd.pairs {
+			u := uses[q]
+			if u == nil {
+				continue
+			}
+			k := in.pairs[q].k
+			used[k] = true
+			addLines(u.Lines)
+			a.Cost = a.Cost.Add(u.Cost)
+			if c := commit[k]; c != nil && gpuHours[k] > 0 {
+				share := c.Cost.Mul(decimal.NewFromFloat(u.GPUHours / gpuHours[k]))
+				a.Cost = a.Cost.Add(share.Round(provider.Precision))
+			}
+			a.Uses = append(a.Uses, *u)
+		}
+		slices.SortStableFunc(a.Uses, func(x, y Use) int { return offerRank(in, x.Offer) - offerRank(in, y.Offer) })
+		if sol := wsol[w]; sol != nil {
+			a.PeakGPUValue = money(sol.peakValue[w])
+		}
+		if len(a.Uses) == 1 {
+			for _, q := range wd.pairs {
+				if uses[q] != nil {
+					if rep, err := wd.prep.Evaluate(in.os[in.pairs[q].k].o); err == nil {
+						a.Alone = &rep
+					}
+				}
+			}
+		}
+		a.RunnersUp = in.runnersUp(w, used, a.Cost)
+		pl.Assignments = append(pl.Assignments, a)
+	}
+	pl.Bound = money(bound)
+	if pl.Bound.GreaterThan(pl.Total) {
+		pl.Bound = pl.Total
+	}
+	if !pl.Total.IsZero() {
+		pl.Gap, _ = pl.Total.Sub(pl.Bound).DivRound(pl.Total, 12).Float64()
+	}
+	pl.Status = Feasible
+	if optimal {
+		pl.Status = Optimal
+	}
+	return pl
+}
+
+// offerRank is the problem index of the offer with ID id.
+func offerRank(in *instance, id string) int {
+	for _, od := range in.os {
+		if od.o.ID == id {
+			return od.idx
+		}
+	}
+	return len(in.p.Offers)
+}
+
+// use prices pair q's use u (GPUs per slice) with its terms.
+func (in *instance) use(q int, u []float64) *Use {
+	pr := &in.pairs[q]
+	wd, od := &in.ws[pr.w], &in.os[pr.k]
+	us := &Use{Offer: od.o.ID, Tier: tierOf(od), Terms: pr.terms, Cost: decimal.Zero, GPUs: append([]float64(nil), u...)}
+	for t, v := range u {
+		us.PeakGPUs = max(us.PeakGPUs, v)
+		us.GPUHours += v * in.hours[t] * wd.reps[t]
+	}
+	us.NodeHours = us.GPUHours * pr.occ / od.gpn
+	nh := decimal.NewFromFloat(us.NodeHours)
+	for _, l := range pr.terms.Lines {
+		var amount decimal.Decimal
+		switch l.Kind {
+		case tco.Variable:
+			amount = l.Amount.Mul(nh).Round(provider.Precision)
+		case tco.OneOff:
+			amount = l.Amount
+		default:
+			continue
+		}
+		us.Lines = append(us.Lines, line(l, amount))
+		us.Cost = us.Cost.Add(amount)
+	}
+	return us
+}
+
+// commitment prices what the plan holds of offer k: n nodes (committed
+// capacity), the per-offer lines when paid.
+func (in *instance) commitment(k, n int, paid bool, peak []float64, gpuHours float64, users []string) *Commitment {
+	od := &in.os[k]
+	c := &Commitment{Offer: od.o.ID, Tier: tierOf(od), Nodes: n, Cost: decimal.Zero, Workloads: users}
+	if !math.IsInf(od.stock, 1) {
+		c.Stock = od.stock
+	}
+	for _, v := range peak {
+		c.PeakGPUs = max(c.PeakGPUs, v)
+	}
+	if n > 0 {
+		c.Utilization = gpuHours / (float64(n) * od.gpn * in.s.horizon.Hours())
+	}
+	nd := decimal.NewFromInt(int64(n))
+	for _, l := range od.terms.Lines {
+		var amount decimal.Decimal
+		switch {
+		case l.Kind == tco.Fixed && od.committed && n > 0:
+			amount = l.Amount.Mul(nd)
+		case l.Kind == tco.PerOffer && paid:
+			amount = l.Amount
+		default:
+			continue
+		}
+		c.Lines = append(c.Lines, line(l, amount))
+		c.Cost = c.Cost.Add(amount)
+	}
+	return c
+}
+
+// line is the report line of term line l at amount.
+func line(l tco.TermLine, amount decimal.Decimal) tco.Line {
+	return tco.Line{Charge: provider.Charge{Category: l.Category, Label: l.Label, Amount: amount, Timing: l.Timing}, Owner: l.Owner}
+}
+
+// tierOf is the tier of offer od.
+func tierOf(od *odata) Tier {
+	switch {
+	case od.committed:
+		return Base
+	case od.spot:
+		return Spot
+	}
+	return Burst
+}
+
+// runnersUp lists the cheapest offers workload w could run on alone and
+// does not use, priced as tco.Evaluate prices them (the terms at the
+// workload's own use).
+func (in *instance) runnersUp(w int, used map[int]bool, cost decimal.Decimal) []RunnerUp {
+	n := in.s.RunnersUp
+	if n < 0 {
+		return nil
+	}
+	wd := &in.ws[w]
+	var rs []RunnerUp
+	for _, q := range wd.pairs {
+		pr := &in.pairs[q]
+		od := &in.os[pr.k]
+		if used[pr.k] {
+			continue
+		}
+		if lim := od.o.Availability.MaxNodes; lim > 0 && pr.terms.Own.Nodes > float64(lim) {
+			continue // it does not fit alone
+		}
+		total, err := pr.terms.Cost(pr.terms.Own)
+		if err != nil {
+			continue
+		}
+		rs = append(rs, RunnerUp{Offer: od.o.ID, Total: total, Delta: total.Sub(cost)})
+	}
+	slices.SortStableFunc(rs, func(a, b RunnerUp) int {
+		if c := a.Total.Cmp(b.Total); c != 0 {
+			return c
+		}
+		return offerRank(in, a.Offer) - offerRank(in, b.Offer)
+	})
+	if len(rs) > n {
+		rs = rs[:n]
+	}
+	return rs
+}
+
+// money converts a float amount from the solver to a decimal at
+// provider.Precision.
+func money(v float64) decimal.Decimal {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return decimal.Zero
+	}
+	return decimal.NewFromFloat(v).Round(provider.Precision)
+}
+
+// discounter discounts lines by their timing as tco does: upfront at the
+// start, spread lines in parts proportional to each month's length at the
+// month's end, at-end lines at the horizon.
+type discounter struct {
+	spread, end decimal.Decimal
+	none        bool
+}
+
+func newDiscounter(h time.Duration, rate float64) discounter {
+	if rate == 0 || h <= 0 {
+		return discounter{none: true}
+	}
+	f := func(t time.Duration) float64 { return math.Pow(1+rate, -t.Hours()/provider.Year.Hours()) }
+	months := max(1, int(math.Ceil(h.Hours()/provider.Month.Hours())))
+	s := 0.0
+	for m := range months {
+		a, b := time.Duration(m)*provider.Month, min(time.Duration(m+1)*provider.Month, h)
+		s += (b - a).Hours() / h.Hours() * f(b)
+	}
+	return discounter{spread: decimal.NewFromFloat(s), end: decimal.NewFromFloat(f(h))}
+}
+
+// present is l's amount discounted.
+func (d discounter) present(l tco.Line) decimal.Decimal {
+	if d.none {
+		return l.Amount
+	}
+	switch l.Timing {
+	case provider.Spread:
+		return l.Amount.Mul(d.spread).Round(provider.Precision)
+	case provider.AtEnd:
+		return l.Amount.Mul(d.end).Round(provider.Precision)
+	}
+	return l.Amount
+}

@@ -1,0 +1,100 @@
+// Package placement chooses the cheapest feasible mix of offers for a whole
+// portfolio of workloads — which servers to own, how many nodes to reserve
+// or rent monthly, what to burst on on-demand and what to put on spot — and
+// proves how close to optimal the answer is.
+//
+// Every coefficient comes from tco's cost terms ([tco.Terms]), so a plan
+// and [tco.Evaluate] agree on what an assignment costs: a workload alone on
+// one offer costs in the plan exactly what Evaluate says (when its demand is
+// whole nodes of the offer in every slice; see "Granularity").
+//
+// # Time
+//
+// The horizon H (Assumptions.Horizon, or the longest workload horizon) is
+// represented by a period P (Options.Period, default a week) cut into T
+// equal slices t of Δ_t hours (default hourly). The period repeats
+// R = H/P times: a service's slice t weighs r_wt = R repetitions; a finite
+// job's weighs the repetitions of slice t that end before its deadline,
+// r_jt = min(R, ⌊(D_j − s_t − Δ_t)/P⌋ + 1) (0 when none does), so its work
+// is placed before the deadline in any slice — it fills the valleys of
+// committed capacity. Services are sampled with workload.Discretize over P;
+// capacity must cover each slice's peak, d_wt = GPUs_w · peak_wt (zero
+// below a millionth of a GPU).
+//
+// # Model
+//
+// For every workload w and compatible offer k (pair (w, k): the
+// requirements, isolation, jurisdiction and interruption tolerance of
+// tco.Compatible; fit is the model's business), with terms F_k (Fixed per
+// node held over the horizon), V_wk (Variable per node-hour of use), O_wk
+// (OneOff), Q_k (PerOffer), g_k GPUs per node, σ_wk speed factor, e_wk fabric
+// efficiency (1 for services):
+//
+//	n_k ∈ ℤ, 0 ≤ n_k ≤ S_k               nodes of committed capacity k (S_k its stock)
+//	0 ≤ x_wkt ≤ u_wt                     GPUs of k used by w in slice t (u: a service's d_wt, a job's GPUs)
+//	y_wk ∈ {0, 1}                        w placed on k (when O_wk or Q_k ≠ 0)
+//	z_k ∈ {0, 1}                         k used at all (when Q_k ≠ 0)
+//
+//	minimise  Σ_k F_k·n_k + Σ_k Q_k·z_k + Σ_wk O_wk·y_wk + Σ_wkt c_wk·Δ_t·r_wt·x_wkt,
+//	          c_wk = V_wk·ε_wk/g_k   (ε = e for a job, 1 for a service)
+//
+//	Σ_k x_wkt ≥ d_wt                                    demand of service w in every slice t
+//	Σ_kt σ_wk·e_wk·Δ_t·r_wt·x_wkt ≥ W_w                 work of job w (reference GPU-hours)
+//	Σ_k x_wkt ≤ GPUs_w                                  a job's width in slice t
+//	Σ_w x_wkt ≤ g_k·n_k                                 committed capacity, shared by all its workloads
+//	Σ_w x_wkt ≤ g_k·S_k                                 stock of pay-as-you-go k (when it can bind)
+//	Σ_t Δ_t·r_wt·x_wkt ≤ M_wk·y_wk                      a use pays its one-off cost
+//	y_wk ≤ z_k,   z_k ≤ Σ_w y_wk (when Q_k < 0)         per-offer cost (a credit only where used)
+//	Σ_{k spot} Δ_t·r_wt·x_wkt·(σe for jobs) ≤ s·(demand) spot share s of each workload (optional)
+//	objective ≤ B                                       budget (optional)
+//
+// with M_wk the largest use possible (the service's demand over the
+// horizon; the job's work at this offer's rate). Stock S_k is the quoted
+// maximum nodes, or with ExpectedStock that times the fill probability.
+// [Model] returns this MILP and [WriteMPS] and [WriteLP] export it; it is
+// exactly what [Solve] optimises.
+//
+// # Solving
+//
+// Workloads that share no offer form independent pools (a budget couples
+// all). A pool of one service without spot share, budget or per-offer
+// costs is a single-curve pool: the load-duration curve makes it a
+// transportation problem that the merit-order programme of
+// placement/internal/merit solves exactly with whole nodes (its bound: the
+// programme's optimum plus the least one-off cost; accepted when within
+// Options.Gap, else the pool goes to the general path). The screening curve
+// is its special case without binding stock. Other pools are MILPs: the LP
+// relaxation is solved by placement/lp's dual simplex (the proven bound and
+// the duals); its integers rounded up and the rest re-optimised give a
+// first plan, kept when it is within Options.Gap; otherwise the MILP goes
+// to lp.Solve's branch-and-bound, warm-started at the relaxation's basis,
+// or with Options.Solver = CBC to an external cbc on the exported model,
+// and the better plan and the better bound are kept. The first plan is
+// what a limit or a cancellation returns when the MILP solver found none.
+// Rounding up never breaks a constraint but a budget. Before modelling, a
+// pay-as-you-go pair that another pair of
+// the same workload dominates (unlimited, no dearer per unit of work, no
+// dearer one-off, no per-offer cost, not interruptible where it matters) is
+// left out: moving its use to the dominating pair never costs more.
+//
+// Marginal values come from the relaxation's duals: the saving of one more
+// node of stock (minus the reduced cost of n_k at its bound; the stock rows'
+// duals times g_k), and the cost of one more GPU of a service's peak
+// (Σ_t demand dual_t · peak_t).
+//
+// # Granularity and what is not modelled
+//
+// Pay-as-you-go use is divisible by GPU (workloads may share a rented
+// node); tco bills a lone service whole nodes per slice, so the two agree
+// exactly when each slice needs whole nodes. A service needs its GPUs on
+// any GPU model (tco's convention); a job's work runs at its speed factor.
+// Divisible jobs (checkpointed or stateless) may run narrower than their
+// gang and on several offers at once. Finite jobs that tolerate no
+// interruption are gang jobs — one offer, a window before the deadline —
+// which belong to placement over time and are reported in Plan.Unplaced
+// with ErrGang. Commitments last the whole horizon (no epochs, no lead
+// times), a credit counts at what it takes off the first workload's bill on
+// the offer, and the stretch of billed time by preemptions, failures and a
+// slower fabric is in the variable compute line (tco.Terms), so a plan's
+// hidden subtotal does not show it separately.
+package placement

@@ -1,0 +1,89 @@
+package placement
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gputco/gputco/tco"
+)
+
+// Sentinel errors of the package. Test for them with errors.Is.
+var (
+	// ErrInvalid reports a Problem whose options, workloads or offers cannot
+	// be planned as given; the error names the field and the value.
+	ErrInvalid = errors.New("placement: invalid problem")
+	// ErrInfeasible reports a portfolio that no plan satisfies: the placed
+	// workloads together exceed the stock, or the budget is too small.
+	ErrInfeasible = errors.New("placement: infeasible")
+	// ErrNoOffer reports a workload that no offer can take (see Unplaced).
+	ErrNoOffer = errors.New("placement: no offer can take the workload")
+	// ErrGang reports a finite job that tolerates no interruption: it needs
+	// one offer for its whole gang at once, which is the placement over time
+	// of gang jobs, not modelled by Solve.
+	ErrGang = errors.New("placement: gang jobs are not placed yet")
+	// ErrDeadline reports a job that cannot do its work before its deadline
+	// even at its full width on its fastest offer.
+	ErrDeadline = errors.New("placement: cannot finish before the deadline")
+	// ErrStock reports a service whose peak exceeds the stock of every offer
+	// it can use, together.
+	ErrStock = errors.New("placement: not enough stock")
+	// ErrCurrency reports offers in more than one currency.
+	ErrCurrency = errors.New("placement: offers in more than one currency")
+	// ErrSolver reports a solve that ended without a usable answer: a
+	// numerical failure of the solver, or an external solver that could not
+	// run or whose output could not be read.
+	ErrSolver = errors.New("placement: solver failed")
+)
+
+// UnplacedError says why no offer could take a workload: the error of every
+// offer that excluded it, and, when one question excluded them all, which.
+type UnplacedError struct {
+	// Workload names the workload.
+	Workload string
+	// Excluded lists every offer with the error that excluded it (a
+	// *tco.CompatibilityError or several joined, or the offer's terms error).
+	Excluded []tco.Exclusion
+	// Check is the question that failed for every offer, when one did
+	// (Common reports whether there is one).
+	Check  tco.Check
+	Common bool
+	// Err, when set, excludes the workload whatever the offers (ErrGang).
+	Err error
+}
+
+// Error names the workload and the constraint that excluded every offer.
+func (e *UnplacedError) Error() string {
+	switch {
+	case e.Err != nil:
+		return fmt.Sprintf("placement: workload %q: %s", e.Workload, strings.TrimPrefix(e.Err.Error(), "placement: "))
+	case len(e.Excluded) == 0:
+		return fmt.Sprintf("placement: workload %q: no offers", e.Workload)
+	case e.Common:
+		return fmt.Sprintf("placement: workload %q: every offer (%d) fails the %s check; first: %v",
+			e.Workload, len(e.Excluded), e.Check, e.Excluded[0].Err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "placement: workload %q: every offer (%d) excluded:", e.Workload, len(e.Excluded))
+	for i, x := range e.Excluded {
+		if i == 3 {
+			fmt.Fprintf(&b, " … and %d more", len(e.Excluded)-3)
+			break
+		}
+		fmt.Fprintf(&b, " %v;", x.Err)
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrNoOffer and the errors it names, so that errors.Is
+// finds tco.ErrIncompatible, tco.ErrNotOffered or ErrGang.
+func (e *UnplacedError) Unwrap() []error {
+	errs := []error{ErrNoOffer}
+	if e.Err != nil {
+		errs = append(errs, e.Err)
+	}
+	for _, x := range e.Excluded {
+		errs = append(errs, x.Err)
+	}
+	return errs
+}

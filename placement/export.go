@@ -1,0 +1,56 @@
+package placement
+
+import (
+	"io"
+
+	"github.com/gputco/gputco/placement/lp"
+)
+
+// Model returns the MILP that Solve optimises for p: every pool's model side
+// by side (pools share no column or row, so its optimum is the sum of the
+// pools' optima). Columns are named n_<offer> (nodes of committed capacity,
+// integer), z_<offer> (per-offer cost paid, binary), y_<workload>_<offer>
+// (placement with its one-off cost, binary) and x_<workload>_<offer>_<slice>
+// (GPUs used in the slice), with workloads and offers by their index in the
+// problem; rows demand_, work_, width_, cap_, link_, peroffer_, used_,
+// spot_ and budget (see the package comment). Workloads in Plan.Unplaced are
+// not in it.
+func Model(p Problem) (*lp.Problem, error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return nil, err
+	}
+	all := pool{}
+	for i := range in.ws {
+		all.ws = append(all.ws, i)
+	}
+	for k := range in.os {
+		if len(in.os[k].pairs) > 0 {
+			all.os = append(all.os, k)
+		}
+	}
+	pm, err := in.model(all)
+	if err != nil {
+		return nil, err
+	}
+	return pm.prob, nil
+}
+
+// WriteMPS writes Model(p) in free MPS format (lp.WriteMPS), for an
+// external solver to check or solve.
+func WriteMPS(w io.Writer, p Problem) error {
+	m, err := Model(p)
+	if err != nil {
+		return err
+	}
+	return lp.WriteMPS(w, m)
+}
+
+// WriteLP writes Model(p) in CPLEX LP format (lp.WriteLP).
+func WriteLP(w io.Writer, p Problem) error {
+	m, err := Model(p)
+	if err != nil {
+		return err
+	}
+	return lp.WriteLP(w, m)
+}

@@ -1,0 +1,83 @@
+package placement_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/gputco/gputco/placement"
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/workload"
+	"github.com/shopspring/decimal"
+)
+
+// portfolio is a seeded random portfolio: services with diurnal demand and
+// offset peaks, checkpointed batch jobs with deadlines, compliance classes
+// (jurisdictions) that share offers, reserved, on-demand and spot offers
+// with stock limits and node sizes of 1, 2 or 8 GPUs. Hidden costs are on
+// (setup, data and the rest) unless bareCosts.
+func portfolio(seed uint64, services, jobs, offers int, period time.Duration, bareCosts bool) placement.Problem {
+	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	juris := []string{"US", "EU", "DE"}
+	gpns := []int{1, 2, 8}
+	var os []provider.Offer
+	for k := range offers {
+		gpn := gpns[r.IntN(len(gpns))]
+		j := juris[r.IntN(len(juris))]
+		id := fmt.Sprintf("o%d", k)
+		stock := 0
+		if r.Float64() < 0.7 {
+			stock = 1 + r.IntN(12)
+		}
+		base := 2 + 2*r.Float64() // on-demand $/GPU-h
+		var pr provider.Pricing
+		switch x := r.Float64(); {
+		case x < 0.4:
+			pr = provider.Reserved{Term: provider.Year, RecurringPerHour: money(base * (0.45 + 0.2*r.Float64()) * float64(gpn))}
+		case x < 0.75:
+			pr = provider.ProRata(money(base * float64(gpn)))
+		default:
+			pr = provider.Spot{RatePerHour: money(base * (0.3 + 0.2*r.Float64()) * float64(gpn)), InterruptionRatePerHour: 0.002}
+		}
+		o := provider.Offer{ID: id, Provider: "p", Region: j + "-1", Jurisdiction: j, Currency: "USD", GPU: h100,
+			GPUsPerNode: gpn, Isolation: provider.Dedicated, Pricing: pr,
+			Availability: provider.Availability{FillProbability: 0.8 + 0.2*r.Float64(), MaxNodes: stock}}
+		os = append(os, o)
+	}
+	// Every class can use some unlimited on-demand offer.
+	for _, j := range juris {
+		os = append(os, provider.Offer{ID: "od-" + j, Provider: "p", Region: j + "-1", Jurisdiction: j, Currency: "USD",
+			GPU: h100, GPUsPerNode: 1, Isolation: provider.Dedicated, Pricing: provider.ProRata(money(4.5)),
+			Availability: provider.Availability{FillProbability: 1}})
+	}
+	classes := [][]string{nil, {"EU", "DE"}, {"DE"}}
+	var ws []workload.Workload
+	for i := range services {
+		mean := 0.4 + 0.3*r.Float64()
+		d, _ := workload.NewDiurnal(mean, min(mean, 1-mean)*(0.5+0.5*r.Float64()), float64(r.IntN(24)))
+		w := workload.Workload{Name: fmt.Sprintf("svc%d", i), Kind: workload.Inference, GPUs: 2 + r.IntN(15), Demand: d,
+			Horizon: provider.Year, Interruption: workload.Interruption{Tolerance: workload.Stateless},
+			Setup: workload.Setup{EngineerHours: float64(r.IntN(8))}}
+		w.Requirements.Jurisdictions = classes[r.IntN(len(classes))]
+		ws = append(ws, w)
+	}
+	for i := range jobs {
+		w := workload.Workload{Name: fmt.Sprintf("job%d", i), Kind: workload.Batch, GPUs: 4 + r.IntN(13),
+			WorkGPUHours: float64(200 + r.IntN(3000)),
+			Interruption: workload.Interruption{Tolerance: workload.Checkpointed, CheckpointTime: 5 * time.Minute},
+			Setup:        workload.Setup{EngineerHours: float64(r.IntN(4))}}
+		if r.Float64() < 0.5 {
+			w.Deadline = time.Duration(7+r.IntN(300)) * 24 * time.Hour
+		}
+		w.Requirements.Jurisdictions = classes[r.IntN(len(classes))]
+		w.Requirements.Interconnect.Independent = true
+		ws = append(ws, w)
+	}
+	a := bare()
+	if !bareCosts {
+		a.Exclude = nil
+	}
+	return placement.Problem{Workloads: ws, Offers: os, Assumptions: a, Options: placement.Options{Period: period}}
+}
+
+func money(v float64) decimal.Decimal { return decimal.NewFromFloat(v).Round(4) }

@@ -1,0 +1,155 @@
+package lp
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// netlibShort are the instances of the -short and -race passes.
+var netlibShort = []string{"afiro", "adlittle", "sc205", "share2b", "scagr7", "recipe", "stocfor2"}
+
+// netlibOptima reads testdata/netlib/optima.tsv: instance name → optimal
+// objective, in file order.
+func netlibOptima(t testing.TB) (names []string, optimum map[string]float64) {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "netlib", "optima.tsv"))
+	if err != nil {
+		t.Fatalf("netlib optima: %v", err)
+	}
+	defer f.Close()
+	optimum = map[string]float64{}
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		fs := strings.Fields(sc.Text())
+		if line == 1 || len(fs) == 0 {
+			continue
+		}
+		if len(fs) != 2 {
+			t.Fatalf("optima.tsv line %d: %q", line, sc.Text())
+		}
+		v, err := strconv.ParseFloat(fs[1], 64)
+		if err != nil {
+			t.Fatalf("optima.tsv line %d: %v", line, err)
+		}
+		names = append(names, fs[0])
+		optimum[fs[0]] = v
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return names, optimum
+}
+
+// TestNetlib solves every netlib instance of testdata (a few in -short mode
+// and under the race detector), certifies each answer with Verify and
+// compares the objective with the published optimum to 1e-6 relative. A
+// failing instance is reported by name.
+func TestNetlib(t *testing.T) {
+	names, optimum := netlibOptima(t)
+	if testing.Short() || raceEnabled {
+		names = netlibShort
+	}
+	for _, name := range names {
+		want, ok := optimum[name]
+		if !ok {
+			t.Errorf("%s: no published optimum", name)
+			continue
+		}
+		p, err := ReadMPSFile(filepath.Join("testdata", "netlib", name+".mps.gz"))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		res, err := Solve(context.Background(), p, Options{})
+		switch {
+		case err != nil:
+			t.Errorf("%s: %v", name, err)
+		case res.Status != Optimal:
+			t.Errorf("%s: status %v after %d iterations", name, res.Status, res.Iterations)
+		case math.Abs(res.Objective-want) > 1e-6*math.Max(1, math.Abs(want)):
+			t.Errorf("%s: objective %.10g, published optimum %.10g", name, res.Objective, want)
+		default:
+			if err := res.Verify(p, certTol); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+		t.Logf("%-9s %5d×%-5d %-8v %.10g  %6d iterations  %v", name, p.NumRows(), p.NumCols(), res.Status, res.Objective, res.Iterations, res.Elapsed)
+	}
+}
+
+// BenchmarkNetlib solves each netlib instance per loop (sub-benchmark per
+// instance), reporting its iterations.
+func BenchmarkNetlib(b *testing.B) {
+	names, _ := netlibOptima(b)
+	for _, name := range names {
+		p, err := ReadMPSFile(filepath.Join("testdata", "netlib", name+".mps.gz"))
+		if err != nil {
+			b.Fatalf("%s: %v", name, err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var res Result
+			for b.Loop() {
+				res, err = Solve(context.Background(), p, Options{})
+				if err != nil || res.Status != Optimal {
+					b.Fatalf("%s: %v %v", name, res.Status, err)
+				}
+			}
+			b.ReportMetric(float64(res.Iterations), "iterations")
+		})
+	}
+}
+
+// BenchmarkNetlibCLP runs `clp FILE -dualsimplex` on each instance (wall
+// time, process start and MPS parsing included), the peer of
+// BenchmarkNetlib. It is skipped when clp is not installed.
+func BenchmarkNetlibCLP(b *testing.B) {
+	clp, err := exec.LookPath("clp")
+	if err != nil {
+		b.Skip("clp not installed")
+	}
+	names, _ := netlibOptima(b)
+	dir := b.TempDir()
+	for _, name := range names {
+		file := filepath.Join(dir, name+".mps")
+		if err := gunzipFile(filepath.Join("testdata", "netlib", name+".mps.gz"), file); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				out, err := exec.Command(clp, file, "-dualsimplex").CombinedOutput()
+				if err != nil || !bytes.Contains(out, []byte("Optimal objective")) {
+					b.Fatalf("%s: clp: %v\n%s", name, err, out)
+				}
+			}
+		})
+	}
+}
+
+// gunzipFile decompresses src into dst.
+func gunzipFile(src, dst string) error {
+	f, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return err
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o644)
+}

@@ -1,0 +1,468 @@
+package placement
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/gputco/gputco/placement/lp"
+)
+
+// poolModel is the MILP of one pool (see the package comment for its
+// equations) with the index maps that read a solution back.
+type poolModel struct {
+	pl   pool
+	prob *lp.Problem
+	// nCol is the node-count column of each committed offer of the pool, zCol
+	// the per-offer column, by index in instance.os (−1: none).
+	nCol, zCol map[int]int
+	// xCol[q][t] is the use column of pair q in slice t (−1: none); yCol[q]
+	// the placement column of pair q (−1: none).
+	xCol map[int][]int
+	yCol map[int]int
+	// demandRow[w][t] is the demand row of service w in slice t (−1: none);
+	// workRow[w] the work row of job w; stockRow[k][t] the capacity or stock
+	// row of offer k in slice t (−1: none).
+	demandRow map[int][]int
+	workRow   map[int]int
+	stockRow  map[int][]int
+	budgetRow int
+}
+
+// model builds the MILP of pool pl.
+func (in *instance) model(pl pool) (*poolModel, error) {
+	T := len(in.hours)
+	pm := &poolModel{pl: pl, nCol: map[int]int{}, zCol: map[int]int{}, xCol: map[int][]int{}, yCol: map[int]int{},
+		demandRow: map[int][]int{}, workRow: map[int]int{}, stockRow: map[int][]int{}, budgetRow: -1}
+	var b colBuilder
+	b.SetName("gputco-placement")
+	budget := !in.s.Budget.IsZero()
+	var bCols []int
+	var bVals []float64
+	cost := func(j int, c float64) {
+		if budget && c != 0 {
+			bCols, bVals = append(bCols, j), append(bVals, c)
+		}
+	}
+	for _, k := range pl.os {
+		od := &in.os[k]
+		pm.nCol[k], pm.zCol[k] = -1, -1
+		if od.committed {
+			j := b.AddIntCol("n_"+itoa(od.idx), od.fixedF, 0, od.stock)
+			pm.nCol[k] = j
+			cost(j, od.fixedF)
+		}
+		if od.perOfferF != 0 {
+			j := b.AddIntCol("z_"+itoa(od.idx), od.perOfferF, 0, 1)
+			pm.zCol[k] = j
+			cost(j, od.perOfferF)
+		}
+	}
+	for _, w := range pl.ws {
+		wd := &in.ws[w]
+		for _, q := range in.active(w) {
+			pr := &in.pairs[q]
+			od := &in.os[pr.k]
+			xs := make([]int, T)
+			for t := range xs {
+				xs[t] = -1
+				ub := wd.width
+				if wd.service {
+					ub = wd.demand[t]
+				}
+				if !math.IsInf(od.stock, 1) {
+					ub = min(ub, od.stock*od.gpn)
+				}
+				if ub <= 0 || wd.reps[t] <= 0 {
+					continue
+				}
+				c := pr.cost * in.hours[t] * wd.reps[t]
+				xs[t] = b.AddCol("x_"+itoa(wd.idx)+"_"+itoa(od.idx)+"_"+itoa(t), c, 0, ub)
+				cost(xs[t], c)
+			}
+			pm.xCol[q] = xs
+			pm.yCol[q] = -1
+			if pr.oneOff != 0 || od.perOfferF != 0 {
+				j := b.AddIntCol("y_"+itoa(wd.idx)+"_"+itoa(od.idx), pr.oneOff, 0, 1)
+				pm.yCol[q] = j
+				cost(j, pr.oneOff)
+			}
+		}
+	}
+	// Demand of services, work of jobs, width of jobs in each slice.
+	for _, w := range pl.ws {
+		wd := &in.ws[w]
+		if wd.service {
+			rows := make([]int, T)
+			for t := range rows {
+				rows[t] = -1
+				if wd.demand[t] <= 0 {
+					continue
+				}
+				var cols []int
+				for _, q := range in.active(w) {
+					if j := pm.xCol[q][t]; j >= 0 {
+						cols = append(cols, j)
+					}
+				}
+				rows[t] = b.AddRow("demand_"+itoa(wd.idx)+"_"+itoa(t), wd.demand[t], math.Inf(1), cols, ones(len(cols)))
+			}
+			pm.demandRow[w] = rows
+			continue
+		}
+		var cols []int
+		var vals []float64
+		for _, q := range in.active(w) {
+			for t, j := range pm.xCol[q] {
+				if j >= 0 {
+					cols, vals = append(cols, j), append(vals, in.pairs[q].rate*in.hours[t]*wd.reps[t])
+				}
+			}
+		}
+		pm.workRow[w] = b.AddRow(fmt.Sprintf("work_%d", wd.idx), wd.work, math.Inf(1), cols, vals)
+		if len(in.active(w)) > 1 {
+			for t := range T {
+				var cols []int
+				for _, q := range in.active(w) {
+					if j := pm.xCol[q][t]; j >= 0 {
+						cols = append(cols, j)
+					}
+				}
+				if len(cols) > 1 {
+					b.AddRow("width_"+itoa(wd.idx)+"_"+itoa(t), math.Inf(-1), wd.width, cols, ones(len(cols)))
+				}
+			}
+		}
+	}
+	// Capacity of committed offers and stock of pay-as-you-go ones, in
+	// every slice: the use of every workload on the offer together.
+	for _, k := range pl.os {
+		od := &in.os[k]
+		if !od.committed && math.IsInf(od.stock, 1) {
+			continue
+		}
+		rows := make([]int, T)
+		for t := range T {
+			rows[t] = -1
+			var cols []int
+			var vals []float64
+			for _, q := range od.pairs {
+				if xs, ok := pm.xCol[q]; ok && xs[t] >= 0 {
+					cols, vals = append(cols, xs[t]), append(vals, 1)
+				}
+			}
+			if len(cols) == 0 {
+				continue
+			}
+			up := od.stock * od.gpn
+			if od.committed {
+				cols, vals, up = append(cols, pm.nCol[k]), append(vals, -od.gpn), 0
+			} else if up >= b.sumUpper(cols) {
+				continue // the stock cannot bind
+			}
+			rows[t] = b.AddRow("cap_"+itoa(od.idx)+"_"+itoa(t), math.Inf(-1), up, cols, vals)
+		}
+		pm.stockRow[k] = rows
+	}
+	// A placement's one-off cost is paid when it is used at all: its use
+	// over the horizon is at most its largest possible use times y.
+	for _, w := range pl.ws {
+		wd := &in.ws[w]
+		for _, q := range in.active(w) {
+			y := pm.yCol[q]
+			if y < 0 {
+				continue
+			}
+			var cols []int
+			var vals []float64
+			big := 0.0
+			for t, j := range pm.xCol[q] {
+				if j < 0 {
+					continue
+				}
+				h := in.hours[t] * wd.reps[t]
+				cols, vals = append(cols, j), append(vals, h)
+				big += h * b.upper[j]
+			}
+			if !wd.service {
+				big = min(big, wd.work/in.pairs[q].rate)
+			}
+			if len(cols) == 0 {
+				continue
+			}
+			for i := range vals { // scaled: Σ (Δr/M)·x − y ≤ 0
+				vals[i] /= big
+			}
+			cols, vals = append(cols, y), append(vals, -1)
+			b.AddRow(fmt.Sprintf("link_%d_%d", wd.idx, in.os[in.pairs[q].k].idx), math.Inf(-1), 0, cols, vals)
+			if z := pm.zCol[in.pairs[q].k]; z >= 0 {
+				b.AddRow(fmt.Sprintf("peroffer_%d_%d", wd.idx, in.os[in.pairs[q].k].idx), math.Inf(-1), 0, []int{y, z}, []float64{1, -1})
+			}
+		}
+	}
+	// A credit (negative per-offer cost) only where the offer is used.
+	for _, k := range pl.os {
+		z := pm.zCol[k]
+		if z < 0 || in.os[k].perOfferF >= 0 {
+			continue
+		}
+		cols, vals := []int{z}, []float64{1}
+		for _, q := range in.os[k].pairs {
+			if y, ok := pm.yCol[q]; ok && y >= 0 && pm.xCol[q] != nil {
+				cols, vals = append(cols, y), append(vals, -1)
+			}
+		}
+		b.AddRow(fmt.Sprintf("used_%d", in.os[k].idx), math.Inf(-1), 0, cols, vals)
+	}
+	// At most MaxSpotShare of each workload's demand on interruptible
+	// capacity.
+	if sh := in.s.MaxSpotShare; sh > 0 {
+		for _, w := range pl.ws {
+			wd := &in.ws[w]
+			var cols []int
+			var vals []float64
+			for _, q := range in.active(w) {
+				if !in.os[in.pairs[q].k].spot {
+					continue
+				}
+				for t, j := range pm.xCol[q] {
+					if j < 0 {
+						continue
+					}
+					v := in.hours[t] * wd.reps[t]
+					if !wd.service {
+						v *= in.pairs[q].rate
+					}
+					cols, vals = append(cols, j), append(vals, v)
+				}
+			}
+			if len(cols) == 0 {
+				continue
+			}
+			total := wd.work
+			if wd.service {
+				total = 0
+				for t, d := range wd.demand {
+					total += d * in.hours[t] * wd.reps[t]
+				}
+			}
+			b.AddRow(fmt.Sprintf("spot_%d", wd.idx), math.Inf(-1), sh*total, cols, vals)
+		}
+	}
+	if budget {
+		bf, _ := in.s.Budget.Float64()
+		pm.budgetRow = b.AddRow("budget", math.Inf(-1), bf, bCols, bVals)
+	}
+	p, err := b.Problem()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSolver, err)
+	}
+	pm.prob = p
+	return pm, nil
+}
+
+// ones returns n ones.
+func ones(n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = 1
+	}
+	return v
+}
+
+// colBuilder assembles an lp.Problem: columns one by one, rows with their
+// entries in order. Rows arrive in ascending order, so a stable counting
+// sort by column gives each column's rows ascending: O(nnz), no sorting.
+type colBuilder struct {
+	p     lp.Problem
+	upper []float64
+	rows  []int
+	cols  []int
+	vals  []float64
+	ints  bool
+}
+
+// SetName sets the problem's name.
+func (b *colBuilder) SetName(name string) { b.p.Name = name }
+
+// AddCol adds a continuous column and returns its index.
+func (b *colBuilder) AddCol(name string, cost, lower, upper float64) int {
+	b.p.Cost = append(b.p.Cost, cost)
+	b.p.ColLower = append(b.p.ColLower, lower)
+	b.p.ColUpper = append(b.p.ColUpper, upper)
+	b.p.ColNames = append(b.p.ColNames, name)
+	b.p.Integer = append(b.p.Integer, false)
+	b.upper = append(b.upper, upper)
+	return len(b.p.Cost) - 1
+}
+
+// AddIntCol adds an integer column and returns its index.
+func (b *colBuilder) AddIntCol(name string, cost, lower, upper float64) int {
+	j := b.AddCol(name, cost, lower, upper)
+	b.p.Integer[j], b.ints = true, true
+	return j
+}
+
+// AddRow adds the row lower ≤ Σ vals·x[cols] ≤ upper (each column at most
+// once) and returns its index.
+func (b *colBuilder) AddRow(name string, lower, upper float64, cols []int, vals []float64) int {
+	i := len(b.p.RowLower)
+	b.p.RowLower = append(b.p.RowLower, lower)
+	b.p.RowUpper = append(b.p.RowUpper, upper)
+	b.p.RowNames = append(b.p.RowNames, name)
+	for k, j := range cols {
+		if vals[k] != 0 {
+			b.rows, b.cols, b.vals = append(b.rows, i), append(b.cols, j), append(b.vals, vals[k])
+		}
+	}
+	return i
+}
+
+// Problem returns the assembled problem, validated.
+func (b *colBuilder) Problem() (*lp.Problem, error) {
+	p := b.p
+	if !b.ints {
+		p.Integer = nil
+	}
+	n := len(p.Cost)
+	a := lp.Matrix{Rows: len(p.RowLower), Cols: n, Start: make([]int, n+1),
+		Index: make([]int, len(b.rows)), Value: make([]float64, len(b.rows))}
+	for _, j := range b.cols {
+		a.Start[j+1]++
+	}
+	for j := range n {
+		a.Start[j+1] += a.Start[j]
+	}
+	next := append([]int(nil), a.Start[:n]...)
+	for e, j := range b.cols {
+		a.Index[next[j]], a.Value[next[j]] = b.rows[e], b.vals[e]
+		next[j]++
+	}
+	p.A = a
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// sumUpper returns the sum of the upper bounds of cols.
+func (b *colBuilder) sumUpper(cols []int) float64 {
+	s := 0.0
+	for _, j := range cols {
+		s += b.upper[j]
+	}
+	return s
+}
+
+// modelDuals are the marginal values read from the relaxation's duals.
+type modelDuals struct {
+	stock map[int]float64 // money saved per extra node of stock, by offer
+	peak  map[int]float64 // cost of one more GPU of peak (or GPU-hour of work), by workload
+}
+
+// duals reads the marginal values from an optimal relaxation r: the value
+// of a committed offer's stock is minus the reduced cost of its node count
+// at its upper bound; that of a pay-as-you-go offer's stock the duals of
+// its stock rows times its node size; one more GPU of a service's peak
+// raises every slice's demand by the slice's peak fraction.
+func (pm *poolModel) duals(in *instance, r *lp.Result) modelDuals {
+	d := modelDuals{stock: map[int]float64{}, peak: map[int]float64{}}
+	if r.RowDual == nil {
+		return d
+	}
+	for _, k := range pm.pl.os {
+		od := &in.os[k]
+		v := 0.0
+		if j := pm.nCol[k]; j >= 0 {
+			if r.X[j] >= pm.prob.ColUpper[j]-1e-9 && r.ReducedCost[j] < 0 {
+				v = -r.ReducedCost[j]
+			}
+		} else {
+			for _, i := range pm.stockRow[k] {
+				if i >= 0 {
+					v -= r.RowDual[i] * od.gpn
+				}
+			}
+		}
+		if v > 1e-9 {
+			d.stock[k] = v
+		}
+	}
+	for _, w := range pm.pl.ws {
+		wd := &in.ws[w]
+		v := 0.0
+		if wd.service {
+			for t, i := range pm.demandRow[w] {
+				if i >= 0 {
+					v += r.RowDual[i] * wd.peak[t]
+				}
+			}
+		} else {
+			v = r.RowDual[pm.workRow[w]]
+		}
+		d.peak[w] = v
+	}
+	return d
+}
+
+// solution reads a pool's plan from a MILP point x of objective cost.
+func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *poolSolution {
+	sol := &poolSolution{nodes: map[int]int{}, use: map[int][]float64{}, used: map[int]bool{}, perOf: map[int]bool{},
+		cost: cost, bound: bound}
+	for k, j := range pm.nCol {
+		if j >= 0 {
+			if n := int(math.Round(x[j])); n > 0 {
+				sol.nodes[k] = n
+			}
+		}
+	}
+	for k, j := range pm.zCol {
+		if j >= 0 && x[j] > 0.5 {
+			sol.perOf[k] = true
+		}
+	}
+	for q, xs := range pm.xCol {
+		u := make([]float64, len(xs))
+		any := false
+		for t, j := range xs {
+			if j >= 0 && x[j] > 1e-12 {
+				u[t], any = x[j], true
+			}
+		}
+		placed := any
+		if y := pm.yCol[q]; y >= 0 {
+			placed = x[y] > 0.5
+		}
+		if placed {
+			sol.used[q] = true
+			sol.use[q] = u
+		}
+	}
+	// A job does its work and no more: where free capacity let the solver
+	// do more (a degenerate optimum), its use is scaled down, which costs no
+	// more and keeps every constraint.
+	for _, w := range pm.pl.ws {
+		wd := &in.ws[w]
+		if wd.service {
+			continue
+		}
+		done := 0.0
+		for _, q := range wd.pairs {
+			for t, v := range sol.use[q] {
+				done += in.pairs[q].rate * in.hours[t] * wd.reps[t] * v
+			}
+		}
+		if done > wd.work*(1+1e-9) {
+			f := wd.work / done
+			for _, q := range wd.pairs {
+				for t := range sol.use[q] {
+					sol.use[q][t] *= f
+				}
+			}
+		}
+	}
+	return sol
+}
+
+// itoa is strconv.Itoa.
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,387 @@
+package placement
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/tco"
+	"github.com/gputco/gputco/workload"
+	"github.com/shopspring/decimal"
+)
+
+// instance is a Problem prepared for modelling: settings, every workload
+// sampled once, every compatible (workload, offer) pair with its cost terms.
+type instance struct {
+	p     *Problem
+	s     settings
+	hours []float64 // Δ_t of each slice, hours
+	start []float64 // start of each slice within the period, hours
+	ws    []wdata
+	os    []odata
+	pairs []pair
+	// unplaced are the workloads no offer can take, in problem order.
+	unplaced []Unplaced
+	currency string
+	assume   tco.Assumptions
+}
+
+// wdata is one placeable workload.
+type wdata struct {
+	idx     int // in Problem.Workloads
+	w       workload.Workload
+	service bool
+	// demand is a service's GPUs per slice (GPUs × the slice's peak); peak
+	// the slices' peak fractions.
+	demand, peak []float64
+	// work is a job's work in reference GPU-hours, width the most GPUs it
+	// uses at once (its GPUs).
+	work, width float64
+	// reps is how many times each slice counts: horizon/period for a
+	// service, the repetitions before the deadline for a job.
+	reps  []float64
+	pairs []int
+	prep  *tco.Prepared
+}
+
+// odata is one offer some workload can use.
+type odata struct {
+	idx       int // in Problem.Offers
+	o         provider.Offer
+	committed bool
+	spot      bool
+	gpn       float64
+	// stock is the node limit (+Inf: none), by the stock policy.
+	stock float64
+	// fixed is the money per node held over the horizon, perOffer once for
+	// using the offer; from the terms of the first workload that can use it.
+	fixed, perOffer decimal.Decimal
+	fixedF          float64
+	perOfferF       float64
+	terms           tco.Terms // the terms the offer's coefficients come from
+	pairs           []int
+}
+
+// pair is a workload that can run on an offer, with the coefficients of its
+// use.
+type pair struct {
+	w, k  int // indices in instance.ws and instance.os
+	terms tco.Terms
+	// occ is the node-hours of use (as tco counts them) per node-hour the
+	// work occupies: the fabric efficiency for a job, 1 for a service.
+	occ float64
+	// cost is money per GPU-hour occupied: VariablePerNodeHour·occ/gpn.
+	cost float64
+	// rate is a job's reference GPU-hours of work per GPU-hour occupied.
+	rate   float64
+	oneOff float64
+	// dominated says another pair of the workload is at least as good in
+	// every respect (see dominates): the model leaves this one out.
+	dominated bool
+}
+
+// minGPUs is the least demand of a slice that counts.
+const minGPUs = 1e-6
+
+// prepare builds the instance of p.
+func prepare(p *Problem) (*instance, error) {
+	s, err := p.settle()
+	if err != nil {
+		return nil, err
+	}
+	in := &instance{p: p, s: s}
+	in.assume = p.Assumptions
+	in.assume.Horizon = s.horizon
+	in.assume.Step = s.sliceLen
+	in.hours = make([]float64, s.slices)
+	in.start = make([]float64, s.slices)
+	for t := range in.hours {
+		a, b := sliceBound(s.Period, t, s.slices), sliceBound(s.Period, t+1, s.slices)
+		in.start[t], in.hours[t] = a.Hours(), (b - a).Hours()
+	}
+	for _, o := range p.Offers {
+		if o.Currency != "" {
+			in.currency = o.Currency
+		}
+	}
+	var errs []error
+	offerAt := make([]int, len(p.Offers))
+	for i := range offerAt {
+		offerAt[i] = -1
+	}
+	for wi, w := range p.Workloads {
+		wd, excluded, werr := in.workload(wi, w)
+		if werr != nil {
+			errs = append(errs, werr)
+			continue
+		}
+		if wd == nil {
+			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: excluded})
+			continue
+		}
+		prep, perr := tco.Prepare(w, in.assume)
+		if perr != nil {
+			errs = append(errs, perr)
+			continue
+		}
+		var exc []tco.Exclusion
+		for oi, o := range p.Offers {
+			if !compatible(w, o) {
+				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: requirementsError(w, o)})
+				continue
+			}
+			// Fit is the solver's question: a service may spread over offers
+			// and a job may run narrower than its gang, so the terms are
+			// those of the offer without its stock limit.
+			free := o
+			free.Availability.MaxNodes = 0
+			terms, terr := prep.Terms(free)
+			if terr != nil {
+				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: terr})
+				continue
+			}
+			if offerAt[oi] < 0 {
+				offerAt[oi] = len(in.os)
+				in.os = append(in.os, in.offer(oi, o, terms))
+			}
+			k := offerAt[oi]
+			pr := pair{w: len(in.ws), k: k, terms: terms, occ: 1}
+			if !wd.service {
+				pr.occ = terms.Efficiency
+				pr.rate = terms.SpeedFactor * terms.Efficiency
+			}
+			v, _ := terms.VariablePerNodeHour.Float64()
+			pr.cost = v * pr.occ / float64(o.GPUsPerNode)
+			pr.oneOff, _ = terms.OneOff.Float64()
+			in.os[k].pairs = append(in.os[k].pairs, len(in.pairs))
+			wd.pairs = append(wd.pairs, len(in.pairs))
+			in.pairs = append(in.pairs, pr)
+		}
+		if len(wd.pairs) == 0 {
+			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: newUnplacedError(w.Name, exc)})
+			continue
+		}
+		if err := in.alone(wd); err != nil {
+			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: &UnplacedError{Workload: w.Name, Excluded: exc, Err: err}})
+			for _, q := range wd.pairs { // drop its pairs
+				k := in.pairs[q].k
+				in.os[k].pairs = in.os[k].pairs[:len(in.os[k].pairs)-1]
+			}
+			in.pairs = in.pairs[:len(in.pairs)-len(wd.pairs)]
+			continue
+		}
+		wd.prep = prep
+		in.ws = append(in.ws, *wd)
+		in.prune(len(in.ws) - 1)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// alone checks what a workload needs whatever the others do: a job's work
+// must fit before its deadline at its full width on its fastest offer, a
+// service's peak within the stock of its offers together. Its pairs are the
+// last ones of the instance.
+func (in *instance) alone(wd *wdata) error {
+	if wd.service {
+		stock, peak := 0.0, 0.0
+		for _, q := range wd.pairs {
+			od := &in.os[in.pairs[q].k]
+			stock += od.stock * od.gpn
+		}
+		for _, d := range wd.demand {
+			peak = max(peak, d)
+		}
+		if peak > stock*(1+1e-12) {
+			return fmt.Errorf("%w: peak of %g GPUs, %g GPUs in stock on its offers", ErrStock, peak, stock)
+		}
+		return nil
+	}
+	rate, stock := 0.0, 0.0
+	for _, q := range wd.pairs {
+		pr := &in.pairs[q]
+		od := &in.os[pr.k]
+		rate, stock = max(rate, pr.rate), stock+od.stock*od.gpn
+	}
+	hours := 0.0
+	for t, r := range wd.reps {
+		hours += r * in.hours[t]
+	}
+	if most := rate * min(wd.width, stock) * hours; most < wd.work*(1-1e-12) {
+		return fmt.Errorf("%w: %g reference GPU-hours of work, at most %.6g before the deadline at %g GPUs", ErrDeadline, wd.work, most, wd.width)
+	}
+	return nil
+}
+
+// prune marks the pairs of workload w that another of its pairs dominates.
+func (in *instance) prune(w int) {
+	ps := in.ws[w].pairs
+	for _, b := range ps {
+		for _, a := range ps {
+			if a != b && in.dominates(a, b) {
+				in.pairs[b].dominated = true
+				break
+			}
+		}
+	}
+}
+
+// dominates reports whether pair a makes pair b (of the same workload)
+// useless: moving all of b's use to a never costs more and keeps every
+// constraint. That holds when a is pay-as-you-go without a stock limit or a
+// per-offer cost, b pay-as-you-go without a credit, a's one-off and cost per
+// unit of work are no higher, a runs a job at least as fast, and a is not
+// interruptible where b is not, under a spot share. Ties keep the first
+// offer.
+func (in *instance) dominates(a, b int) bool {
+	pa, pb := &in.pairs[a], &in.pairs[b]
+	oa, ob := &in.os[pa.k], &in.os[pb.k]
+	if oa.committed || ob.committed || !math.IsInf(oa.stock, 1) || oa.perOfferF != 0 || ob.perOfferF < 0 {
+		return false
+	}
+	ca, cb := pa.cost, pb.cost
+	if !in.ws[pa.w].service {
+		ca, cb = pa.cost/pa.rate, pb.cost/pb.rate
+	}
+	// a ≤ b in every respect; then a < b in one, or the first offer.
+	better := []struct{ a, b float64 }{{ca, cb}, {pa.oneOff, pb.oneOff}, {-pa.rate, -pb.rate}, {0, ob.perOfferF}}
+	if in.s.MaxSpotShare > 0 {
+		better = append(better, struct{ a, b float64 }{b2f(oa.spot), b2f(ob.spot)})
+	}
+	strict := false
+	for _, x := range better {
+		if x.a > x.b {
+			return false
+		}
+		strict = strict || x.a < x.b
+	}
+	return strict || oa.idx < ob.idx
+}
+
+// b2f is 1 for true.
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// active returns the pairs of workload w that the model uses.
+func (in *instance) active(w int) []int {
+	var qs []int
+	for _, q := range in.ws[w].pairs {
+		if !in.pairs[q].dominated {
+			qs = append(qs, q)
+		}
+	}
+	return qs
+}
+
+// compatible is tco.IsCompatible without the fit question.
+func compatible(w workload.Workload, o provider.Offer) bool {
+	free := o
+	free.Availability.MaxNodes = 0
+	return tco.IsCompatible(w, free)
+}
+
+// requirementsError is tco.Compatible's explanation without the fit
+// question.
+func requirementsError(w workload.Workload, o provider.Offer) error {
+	free := o
+	free.Availability.MaxNodes = 0
+	return tco.Compatible(w, free)
+}
+
+// newUnplacedError builds the error of a workload that every offer excluded.
+func newUnplacedError(name string, exc []tco.Exclusion) *UnplacedError {
+	e := &UnplacedError{Workload: name, Excluded: exc}
+	var checks []tco.Check
+	for _, x := range exc {
+		var ce *tco.CompatibilityError
+		if !errors.As(x.Err, &ce) {
+			return e
+		}
+		// Several failed checks of one offer: the first names it.
+		checks = append(checks, ce.Check)
+	}
+	if len(checks) > 0 && !slices.ContainsFunc(checks, func(c tco.Check) bool { return c != checks[0] }) {
+		e.Check, e.Common = checks[0], true
+	}
+	return e
+}
+
+// workload samples w; a nil wdata with a non-nil error means w is
+// unplaceable (returned as its Unplaced error); a returned error is a
+// problem of the input.
+func (in *instance) workload(wi int, w workload.Workload) (*wdata, error, error) {
+	if err := w.Validate(); err != nil {
+		return nil, nil, err
+	}
+	T := in.s.slices
+	wd := &wdata{idx: wi, w: w, service: w.IsService(), reps: make([]float64, T)}
+	if wd.service {
+		sl, err := workload.Discretize(w.Demand, in.s.Period, T)
+		if err != nil {
+			return nil, nil, fmt.Errorf("placement: workload %q: %w", w.Name, err)
+		}
+		wd.demand, wd.peak = make([]float64, T), make([]float64, T)
+		for t, x := range sl {
+			wd.peak[t] = x.Peak
+			// Below a millionth of a GPU a slice needs nothing (tco, too,
+			// rounds node counts within 1e-9 of a whole node).
+			if d := float64(w.GPUs) * x.Peak; d >= minGPUs {
+				wd.demand[t] = d
+			}
+			wd.reps[t] = in.s.reps
+		}
+		return wd, nil, nil
+	}
+	if w.Interruption.Tolerance == workload.NoTolerance {
+		return nil, &UnplacedError{Workload: w.Name, Err: ErrGang}, nil
+	}
+	wd.work, wd.width = w.WorkGPUHours, float64(w.GPUs)
+	end := in.s.horizon.Hours()
+	if d := w.Deadline.Hours(); d > 0 {
+		end = min(end, d)
+	}
+	per := in.s.Period.Hours()
+	for t := range wd.reps {
+		if r := end - in.start[t] - in.hours[t]; r >= -1e-9 {
+			wd.reps[t] = min(in.s.reps, math.Floor(r/per+1e-9)+1)
+		}
+	}
+	return wd, nil, nil
+}
+
+// offer records offer oi with the coefficients of its capacity.
+func (in *instance) offer(oi int, o provider.Offer, t tco.Terms) odata {
+	od := odata{idx: oi, o: o, committed: t.Committed, spot: t.Interruptible, gpn: float64(o.GPUsPerNode),
+		stock: math.Inf(1), fixed: t.FixedPerNode, perOffer: t.PerOffer, terms: t}
+	if n := o.Availability.MaxNodes; n > 0 {
+		od.stock = float64(n)
+		if in.s.Stock == ExpectedStock {
+			od.stock *= o.Availability.FillProbability
+			if od.committed {
+				od.stock = math.Floor(od.stock + 1e-9)
+			}
+		}
+	}
+	if !od.committed {
+		od.fixed = decimal.Zero
+	}
+	od.fixedF, _ = od.fixed.Float64()
+	od.perOfferF, _ = od.perOffer.Float64()
+	return od
+}
+
+// sliceBound is the start of slice i of n in period, as workload.Discretize
+// places it.
+func sliceBound(period time.Duration, i, n int) time.Duration {
+	q, r := period/time.Duration(n), period%time.Duration(n)
+	return q*time.Duration(i) + r*time.Duration(i)/time.Duration(n)
+}

@@ -1,0 +1,204 @@
+package placement
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gputco/gputco/tco"
+	"github.com/shopspring/decimal"
+)
+
+// Status says how good a plan is proven to be.
+type Status int
+
+// Statuses. The zero value is NoPlan.
+const (
+	// NoPlan: no feasible plan is known (a cancelled solve before the
+	// first one).
+	NoPlan Status = iota
+	// Optimal: the plan's cost is within Options.Gap of its proven bound.
+	Optimal
+	// Feasible: a feasible plan whose gap is above Options.Gap (a time limit,
+	// a cancellation, or a solver without branch-and-bound).
+	Feasible
+)
+
+// String returns "no-plan", "optimal" or "feasible".
+func (s Status) String() string {
+	switch s {
+	case NoPlan:
+		return "no-plan"
+	case Optimal:
+		return "optimal"
+	case Feasible:
+		return "feasible"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// Tier is how a workload's use of an offer is bought.
+type Tier int
+
+// Tiers. The zero value is Base.
+const (
+	// Base is committed capacity: reserved terms, monthly rentals, owned
+	// servers — nodes paid for while held, shared by the workloads on them.
+	Base Tier = iota
+	// Burst is pay-as-you-go capacity that is not interruptible: on-demand,
+	// per-second, per-minute.
+	Burst
+	// Spot is interruptible pay-as-you-go capacity.
+	Spot
+)
+
+// String returns "base", "burst" or "spot".
+func (t Tier) String() string {
+	switch t {
+	case Base:
+		return "base"
+	case Burst:
+		return "burst"
+	case Spot:
+		return "spot"
+	}
+	return fmt.Sprintf("Tier(%d)", int(t))
+}
+
+// Plan is the outcome of Solve: where each workload runs, what is
+// committed, what it costs, and how close to optimal that is proven to be.
+// Money is in Currency; a Plan is a value, safe for concurrent reads.
+type Plan struct {
+	// Currency is the offers' currency; Horizon the period costed; Period
+	// and Slices the representative period and its slices.
+	Currency string
+	Horizon  time.Duration
+	Period   time.Duration
+	Slices   int
+	// Status says whether the plan is proven optimal.
+	Status Status
+	// Assignments are the placed workloads, in the problem's order.
+	Assignments []Assignment
+	// Commitments are the offers the plan uses, in the problem's order.
+	Commitments []Commitment
+	// Unplaced are the workloads no offer can take, in the problem's order,
+	// each with the error that says why. The plan is for the others.
+	Unplaced []Unplaced
+	// Total is the plan's cost over the horizon, exactly the sum of the
+	// lines of its assignments and commitments; Explicit + Hidden = Total.
+	// PresentValue discounts them at the assumptions' rate as tco does.
+	Total, Explicit, Hidden, PresentValue decimal.Decimal
+	// Bound is a proven lower bound on the cost of every plan of the
+	// problem (the placed workloads); Gap is (Total − Bound)/Total (0 when
+	// Total is 0).
+	Bound decimal.Decimal
+	Gap   float64
+	// Stock lists, for each offer whose stock limits the plan, what one
+	// more node of stock would save (from the LP duals).
+	Stock []StockValue
+	// Stats describe the solve.
+	Stats Stats
+}
+
+// Assignment is where one workload runs.
+type Assignment struct {
+	// Workload names the workload; Service says it is a service.
+	Workload string
+	Service  bool
+	// Uses are the offers it runs on, in the problem's order of offers.
+	Uses []Use
+	// Cost is its own lines plus its share of the commitments it uses
+	// (each commitment's cost split by the GPU-hours of its users).
+	Cost decimal.Decimal
+	// PeakGPUValue is what one more GPU of a service's peak demand would
+	// cost (the demand duals weighted by the curve's shape), and for a job
+	// what one more reference GPU-hour of work would cost; from the LP
+	// relaxation.
+	PeakGPUValue decimal.Decimal
+	// Alone is tco.Evaluate of the workload alone on its offer when it uses
+	// exactly one offer; nil otherwise.
+	Alone *tco.Report
+	// RunnersUp are the cheapest offers it does not use, each priced alone
+	// (tco.Evaluate) with the difference to Cost; cheapest first.
+	RunnersUp []RunnerUp
+}
+
+// Use is one workload's use of one offer.
+type Use struct {
+	// Offer is the offer's ID; Tier how it is bought.
+	Offer string
+	Tier  Tier
+	// PeakGPUs is the most GPUs used in one slice; GPUHours the GPU-hours
+	// occupied over the horizon; NodeHours the node-hours of use as tco
+	// prices them (tco.Use.NodeHours).
+	PeakGPUs, GPUHours, NodeHours float64
+	// GPUs is the GPUs used in each slice of the period (Plan.Slices).
+	GPUs []float64
+	// Lines are the workload's own lines of the offer's cost terms priced
+	// at this use: variable lines per node-hour, one-off lines once.
+	Lines []tco.Line
+	// Cost sums Lines.
+	Cost decimal.Decimal
+	// Terms are the cost terms the lines come from.
+	Terms tco.Terms
+}
+
+// Commitment is an offer the plan uses, with what is held of it.
+type Commitment struct {
+	// Offer is the offer's ID; Tier its tier (Base for committed capacity).
+	Offer string
+	Tier  Tier
+	// Nodes is the whole nodes held over the horizon (committed capacity);
+	// zero for pay-as-you-go. Stock is the plan's node limit (0: none).
+	Nodes int
+	Stock float64
+	// PeakGPUs is the most GPUs used in one slice by all its workloads;
+	// Utilization the GPU-hours used over the GPU-hours held (committed
+	// capacity only).
+	PeakGPUs, Utilization float64
+	// Workloads names the workloads on it.
+	Workloads []string
+	// Lines are the offer's own lines: fixed lines times Nodes, and the
+	// per-offer lines once. Cost sums them.
+	Lines []tco.Line
+	Cost  decimal.Decimal
+}
+
+// StockValue is what one more node of an offer's stock is worth to the
+// plan, from the LP duals of its stock limit: a rate, exact for small
+// changes.
+type StockValue struct {
+	Offer string
+	// SavingPerNode is the money one more node of stock would save; > 0.
+	SavingPerNode decimal.Decimal
+}
+
+// RunnerUp is an offer a workload could run on alone instead.
+type RunnerUp struct {
+	Offer string
+	// Total is tco.Evaluate's total of the workload alone on the offer;
+	// Delta is Total minus the workload's Cost in the plan.
+	Total, Delta decimal.Decimal
+}
+
+// Unplaced is a workload the plan leaves out, and why.
+type Unplaced struct {
+	Workload string
+	// Err is an *UnplacedError naming the constraint that excluded every
+	// offer.
+	Err error
+}
+
+// Stats describe how a plan was found.
+type Stats struct {
+	// Pools is the number of independent pools; FastPools those solved by
+	// the merit-order programme.
+	Pools, FastPools int
+	// Rows, Cols and Integers size the largest model solved.
+	Rows, Cols, Integers int
+	// Iterations and Nodes sum the simplex iterations and branch-and-bound
+	// nodes of every solve.
+	Iterations, Nodes int
+	// Solver names the solver of the general path.
+	Solver  string
+	Elapsed time.Duration
+}

@@ -1,0 +1,246 @@
+package placement
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/tco"
+	"github.com/gputco/gputco/workload"
+	"github.com/shopspring/decimal"
+)
+
+// Defaults used where a field of Options is zero.
+const (
+	// DefaultPeriod is the representative period: one week.
+	DefaultPeriod = 7 * 24 * time.Hour
+	// DefaultSliceLength is the length of one slice when Options.Slices is
+	// zero: an hour, so the default is a week of hourly slices.
+	DefaultSliceLength = time.Hour
+	// DefaultGap is the relative optimality gap at which Solve stops.
+	DefaultGap = 1e-6
+	// DefaultRunnersUp is the number of runners-up listed per workload.
+	DefaultRunnersUp = 3
+	// MaxSlices bounds Options.Slices.
+	MaxSlices = 1 << 14
+)
+
+// Problem is a portfolio to place: workloads, the offers they may run on,
+// the assumptions they are costed under (as in tco) and the options of the
+// plan. Solve never modifies a Problem.
+type Problem struct {
+	// Workloads are the services and finite jobs to place; names unique.
+	Workloads []workload.Workload
+	// Offers are the capacity that can be bought; IDs unique, one currency.
+	Offers []provider.Offer
+	// Assumptions are the costing assumptions of tco. Horizon zero means the
+	// longest workload horizon; Step is replaced by the slice length (the
+	// solver and tco sample demand alike); Utilization must be zero (a
+	// portfolio is planned from its demand curves).
+	Assumptions tco.Assumptions
+	// Options are the plan's options; the zero value means the defaults.
+	Options Options
+}
+
+// Options tune a plan. The zero value plans a week of hourly slices with
+// quoted stock, no budget, no spot limit and the built-in solver, to a
+// relative gap of DefaultGap.
+type Options struct {
+	// Period is the representative period whose slices the plan covers; it
+	// repeats over the horizon (its slices weigh horizon/period). Zero means
+	// DefaultPeriod. It must not exceed the horizon.
+	Period time.Duration
+	// Slices is the number of equal slices of the period; zero means
+	// Period/DefaultSliceLength (at least 1). At most MaxSlices.
+	Slices int
+	// Budget caps the plan's total; zero means no cap. A budget couples
+	// every workload into one pool.
+	Budget decimal.Decimal
+	// MaxSpotShare is the largest share of each workload's demand (a
+	// service's GPU-hours, a job's work) that may run on interruptible
+	// capacity, in (0, 1]; zero means no limit.
+	MaxSpotShare float64
+	// Stock says which stock limits the plan respects.
+	Stock StockPolicy
+	// Solver chooses the solver of the general path.
+	Solver SolverKind
+	// CBCPath is the cbc binary for Solver == CBC; empty means "cbc" on
+	// the PATH, then /usr/bin/cbc.
+	CBCPath string
+	// Gap is the relative gap (cost − bound)/cost at which the plan counts
+	// as optimal; zero means DefaultGap.
+	Gap float64
+	// TimeLimit bounds the solve; zero means none. Reaching it returns the
+	// best plan found with its bound (Plan.Status Feasible).
+	TimeLimit time.Duration
+	// RunnersUp is how many runners-up to list per workload; zero means
+	// DefaultRunnersUp, negative none.
+	RunnersUp int
+	// Progress, if set, is called now and then with the bound, the
+	// incumbent and the gap, from the goroutine running Solve.
+	Progress func(Progress)
+}
+
+// StockPolicy says how an offer's stock limits the plan.
+type StockPolicy int
+
+// Stock policies. The zero value is QuotedStock.
+const (
+	// QuotedStock plans with the quoted maximum nodes of every offer.
+	QuotedStock StockPolicy = iota
+	// ExpectedStock plans with the nodes one can expect to get: the quoted
+	// maximum times the fill probability (whole nodes for committed
+	// capacity, rounded down).
+	ExpectedStock
+)
+
+// String returns "quoted" or "expected".
+func (s StockPolicy) String() string {
+	switch s {
+	case QuotedStock:
+		return "quoted"
+	case ExpectedStock:
+		return "expected"
+	}
+	return fmt.Sprintf("StockPolicy(%d)", int(s))
+}
+
+// SolverKind chooses the solver of the general (coupled) path.
+type SolverKind int
+
+// Solvers. The zero value is Builtin.
+const (
+	// Builtin is the pure-Go placement/lp solver.
+	Builtin SolverKind = iota
+	// CBC solves the exported model with an external COIN-OR cbc binary.
+	CBC
+)
+
+// String returns "builtin" or "cbc".
+func (s SolverKind) String() string {
+	switch s {
+	case Builtin:
+		return "builtin"
+	case CBC:
+		return "cbc"
+	}
+	return fmt.Sprintf("SolverKind(%d)", int(s))
+}
+
+// Progress is what Solve reports to Options.Progress.
+type Progress struct {
+	// Pool and Pools count the pools: the one being solved (from 1) and
+	// all of them.
+	Pool, Pools int
+	// Bound and Incumbent are the proven lower bound and the best plan's
+	// cost of the pools solved so far plus the current one (money as
+	// float64, for display); Incumbent is +Inf before a plan is known.
+	Bound, Incumbent float64
+	// Gap is (Incumbent − Bound)/max(1, |Incumbent|).
+	Gap float64
+	// Elapsed is the time since Solve started.
+	Elapsed time.Duration
+}
+
+// settings are the options with their defaults applied.
+type settings struct {
+	Options
+	horizon  time.Duration
+	slices   int
+	sliceLen time.Duration
+	reps     float64 // horizon / period
+}
+
+// settle validates p and applies the defaults.
+func (p *Problem) settle() (settings, error) {
+	s := settings{Options: p.Options}
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...))
+	}
+	if len(p.Workloads) == 0 {
+		bad("no workloads")
+	}
+	names := make(map[string]bool, len(p.Workloads))
+	for i, w := range p.Workloads {
+		if names[w.Name] {
+			bad("Workloads[%d]: duplicate name %q", i, w.Name)
+		}
+		names[w.Name] = true
+	}
+	ids := make(map[string]bool, len(p.Offers))
+	currency := ""
+	for i, o := range p.Offers {
+		if ids[o.ID] {
+			bad("Offers[%d]: duplicate ID %q", i, o.ID)
+		}
+		ids[o.ID] = true
+		if o.Currency != "" {
+			if currency != "" && o.Currency != currency {
+				errs = append(errs, fmt.Errorf("%w: %s and %s", ErrCurrency, currency, o.Currency))
+			}
+			currency = o.Currency
+		}
+	}
+	if p.Assumptions.Utilization != 0 {
+		bad("Assumptions.Utilization = %g, want 0 (a portfolio is planned from its demand curves)", p.Assumptions.Utilization)
+	}
+	s.horizon = p.Assumptions.Horizon
+	if s.horizon <= 0 {
+		for _, w := range p.Workloads {
+			s.horizon = max(s.horizon, w.Horizon)
+		}
+	}
+	if s.horizon <= 0 {
+		bad("no horizon: set Assumptions.Horizon or a workload Horizon")
+	}
+	if s.Period == 0 {
+		s.Period = min(DefaultPeriod, max(s.horizon, time.Hour))
+	}
+	if s.Period < 0 || (s.horizon > 0 && s.Period > s.horizon) {
+		bad("Options.Period = %v, want in (0, horizon %v]", s.Period, s.horizon)
+	}
+	if s.slices = s.Slices; s.slices == 0 && s.Period > 0 {
+		s.slices = max(1, int(s.Period/DefaultSliceLength))
+	}
+	if s.slices < 1 || s.slices > MaxSlices {
+		bad("Options.Slices = %d, want in [1, %d]", s.Slices, MaxSlices)
+	}
+	if s.Period > 0 && s.slices > 0 {
+		s.sliceLen = s.Period / time.Duration(s.slices)
+		if s.sliceLen < time.Minute {
+			bad("Options.Slices = %d: slices of %v, want at least a minute", s.slices, s.sliceLen)
+		}
+	}
+	if s.Budget.IsNegative() {
+		bad("Options.Budget = %s, want ≥ 0", s.Budget)
+	}
+	if f := s.MaxSpotShare; math.IsNaN(f) || f < 0 || f > 1 {
+		bad("Options.MaxSpotShare = %g, want in [0, 1]", f)
+	}
+	if s.Stock != QuotedStock && s.Stock != ExpectedStock {
+		bad("Options.Stock = %d, unknown policy", int(s.Stock))
+	}
+	if s.Solver != Builtin && s.Solver != CBC {
+		bad("Options.Solver = %d, unknown solver", int(s.Solver))
+	}
+	if g := s.Gap; math.IsNaN(g) || g < 0 || g >= 1 {
+		bad("Options.Gap = %g, want in [0, 1)", g)
+	}
+	if s.Gap == 0 {
+		s.Gap = DefaultGap
+	}
+	if s.TimeLimit < 0 {
+		bad("Options.TimeLimit = %v, want ≥ 0", s.TimeLimit)
+	}
+	if s.RunnersUp == 0 {
+		s.RunnersUp = DefaultRunnersUp
+	}
+	if err := errors.Join(errs...); err != nil {
+		return settings{}, err
+	}
+	s.reps = s.horizon.Hours() / s.Period.Hours()
+	return s, nil
+}

@@ -1,0 +1,394 @@
+package placement
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gputco/gputco/placement/internal/merit"
+	"github.com/gputco/gputco/placement/lp"
+)
+
+// Solve places p's workloads on its offers at the least total cost and
+// proves how close to optimal the plan is (Plan.Bound, Plan.Gap). Workloads
+// no offer can take are listed in Plan.Unplaced, not returned as errors.
+//
+// Errors: an invalid problem (wrapping ErrInvalid, tco's validation
+// errors, or ErrCurrency); a portfolio whose placeable workloads no plan
+// satisfies (ErrInfeasible, naming the pool and the binding constraint);
+// a solver failure (ErrSolver, lp.ErrSolverUnavailable). When ctx ends,
+// Solve returns the best feasible plan found so far (Status Feasible, or
+// NoPlan when a pool had none yet) with ctx's error.
+//
+// Solve is deterministic: the same problem gives the same plan (Stats.Elapsed
+// aside). It does not modify p.
+func Solve(ctx context.Context, p Problem) (Plan, error) {
+	start := time.Now()
+	in, err := prepare(&p)
+	if err != nil {
+		return Plan{}, err
+	}
+	if in.s.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, in.s.TimeLimit)
+		defer cancel()
+	}
+	pools := in.pools()
+	st := &solveState{in: in, start: start, pools: len(pools)}
+	sols := make([]*poolSolution, len(pools))
+	var stop error
+	for i, pl := range pools {
+		st.pool = i + 1
+		sol, err := st.solvePool(ctx, pl)
+		if err != nil && sol == nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				stop = err
+				break
+			}
+			return Plan{}, err
+		}
+		sols[i] = sol
+		st.bound += sol.bound
+		st.cost += sol.cost
+		if err != nil {
+			stop = err
+			break
+		}
+		st.report(0, 0)
+	}
+	plan := in.plan(pools, sols)
+	plan.Stats = st.stats
+	plan.Stats.Pools = len(pools)
+	plan.Stats.Solver = in.s.Solver.String()
+	plan.Stats.Elapsed = time.Since(start)
+	if stop != nil {
+		if plan.Status == Optimal {
+			plan.Status = Feasible
+		}
+		return plan, stop
+	}
+	return plan, nil
+}
+
+// solveState carries the progress of Solve over the pools.
+type solveState struct {
+	in          *instance
+	start       time.Time
+	pool, pools int
+	bound, cost float64 // of the pools solved
+	stats       Stats
+}
+
+// report calls the progress callback with the pools solved plus the
+// current pool's bound and incumbent.
+func (st *solveState) report(bound, inc float64) {
+	f := st.in.s.Progress
+	if f == nil {
+		return
+	}
+	b, c := st.bound+bound, st.cost+inc
+	f(Progress{Pool: st.pool, Pools: st.pools, Bound: b, Incumbent: c, Gap: relGap(c, b), Elapsed: time.Since(st.start)})
+}
+
+// relGap is (inc − bound)/max(1, |inc|), +Inf for an infinite incumbent.
+func relGap(inc, bound float64) float64 {
+	if math.IsInf(inc, 0) || math.IsNaN(inc) {
+		return math.Inf(1)
+	}
+	return max(0, inc-bound) / max(1, math.Abs(inc))
+}
+
+// poolSolution is a feasible plan of one pool: node counts, use of every
+// pair in every slice, placements; its cost and proven bound; the duals
+// behind the marginal values.
+type poolSolution struct {
+	nodes map[int]int       // by offer index
+	use   map[int][]float64 // by pair index, per slice (GPUs)
+	used  map[int]bool      // pairs placed (one-off paid)
+	perOf map[int]bool      // offers whose per-offer cost is paid
+	cost  float64
+	bound float64
+	// stockValue is money saved per extra node of stock, by offer index;
+	// peakValue the cost of one more GPU of a service's peak (or reference
+	// GPU-hour of a job's work), by workload index.
+	stockValue map[int]float64
+	peakValue  map[int]float64
+	optimal    bool
+}
+
+// solvePool solves pool pl: by the merit-order programme when it is one
+// uncoupled service and the programme proves the plan within the gap,
+// otherwise as a MILP.
+func (st *solveState) solvePool(ctx context.Context, pl pool) (*poolSolution, error) {
+	in := st.in
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if in.fastPath(pl) {
+		sol, err := in.solveMerit(ctx, pl)
+		if err != nil {
+			return nil, err
+		}
+		if sol != nil && relGap(sol.cost, sol.bound) <= in.s.Gap {
+			st.stats.FastPools++
+			sol.optimal = true
+			return sol, nil
+		}
+	}
+	return st.solveMILP(ctx, pl)
+}
+
+// solveMerit solves a single-service pool with merit.SolveNodes; the
+// one-off costs of the offers it uses are added to its cost, and the least
+// one-off to its bound (some offer must be placed on). Nil when the pool
+// needs the general path to prove its plan.
+func (in *instance) solveMerit(ctx context.Context, pl pool) (*poolSolution, error) {
+	mp := in.meritProblem(pl)
+	wd := &in.ws[pl.ws[0]]
+	ms, err := merit.SolveNodes(ctx, mp, merit.NodeOptions{})
+	if err != nil {
+		if errors.Is(err, merit.ErrInfeasible) {
+			return nil, in.infeasible(pl, err)
+		}
+		if errors.Is(err, merit.ErrNodeLimit) || ctx.Err() != nil {
+			return nil, nil // the general path decides
+		}
+		return nil, fmt.Errorf("%w: %w", ErrSolver, err)
+	}
+	sol := &poolSolution{nodes: map[int]int{}, use: map[int][]float64{}, used: map[int]bool{}, perOf: map[int]bool{},
+		stockValue: map[int]float64{}, peakValue: map[int]float64{}, cost: ms.CostTotal, bound: ms.BoundTotal}
+	least := math.Inf(1)
+	anyDemand := false
+	for _, d := range wd.demand {
+		anyDemand = anyDemand || d > 0
+	}
+	for i, q := range wd.pairs {
+		pr := &in.pairs[q]
+		least = min(least, pr.oneOff)
+		od := &in.os[pr.k]
+		if od.committed && ms.Nodes != nil && ms.Nodes[i] > 0 {
+			sol.nodes[pr.k] = ms.Nodes[i]
+		}
+		u := ms.UseGPUs[i]
+		peak := 0.0
+		for _, v := range u {
+			peak = max(peak, v)
+		}
+		if peak > 1e-9 || sol.nodes[pr.k] > 0 {
+			sol.use[q] = append([]float64(nil), u...)
+			sol.used[q] = true
+			sol.cost += pr.oneOff
+		}
+	}
+	if anyDemand {
+		sol.bound += least
+	}
+	sol.bound = min(sol.bound, sol.cost)
+	// Marginal values from the divisible programme's duals.
+	if ds, err := merit.Solve(mp); err == nil {
+		for i, q := range wd.pairs {
+			k := in.pairs[q].k
+			if v := ds.StockValue[i]; v > 0 {
+				sol.stockValue[k] = v * in.os[k].gpn
+			}
+		}
+		pv := 0.0
+		for t, price := range ds.SlicePrice {
+			pv += price * wd.peak[t]
+		}
+		sol.peakValue[pl.ws[0]] = pv
+	}
+	return sol, nil
+}
+
+// infeasible explains an infeasible pool.
+func (in *instance) infeasible(pl pool, cause error) error {
+	names := make([]string, 0, len(pl.ws))
+	for _, w := range pl.ws {
+		names = append(names, in.ws[w].w.Name)
+	}
+	what := "the stock of their offers"
+	if !in.s.Budget.IsZero() {
+		what = "the stock of their offers, the budget of " + in.s.Budget.String()
+	}
+	if in.s.MaxSpotShare > 0 {
+		what += fmt.Sprintf(", the spot share of %g", in.s.MaxSpotShare)
+	}
+	return fmt.Errorf("%w: workloads %q: no plan within %s: %v", ErrInfeasible, names, what, cause)
+}
+
+// solveMILP solves pool pl as a MILP: the LP relaxation with the built-in
+// simplex (bound and duals), a rounded plan re-optimised with the integers
+// fixed (first incumbent), then, when the gap is above the target, the
+// MILP solver chosen by the options.
+func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, error) {
+	in := st.in
+	pm, err := in.model(pl)
+	if err != nil {
+		return nil, err
+	}
+	p := pm.prob
+	ints := 0
+	for _, b := range p.Integer {
+		if b {
+			ints++
+		}
+	}
+	if p.NumRows()+p.NumCols() > st.stats.Rows+st.stats.Cols {
+		st.stats.Rows, st.stats.Cols, st.stats.Integers = p.NumRows(), p.NumCols(), ints
+	}
+	relax := *p
+	relax.Integer = nil
+	opt := lp.Options{Progress: func(pr lp.Progress) { st.report(pr.Bound, math.Inf(1)) }}
+	r, err := lp.Solve(ctx, &relax, opt)
+	st.stats.Iterations += r.Iterations
+	if err != nil {
+		return nil, solverErr(err)
+	}
+	switch r.Status {
+	case lp.Optimal:
+	case lp.Infeasible:
+		return nil, in.infeasible(pl, errors.New("the LP relaxation is infeasible"))
+	default:
+		return nil, fmt.Errorf("%w: LP relaxation ended %s", ErrSolver, r.Status)
+	}
+	bound := r.Objective
+	duals := pm.duals(in, &r)
+	if ints == 0 {
+		sol := pm.solution(in, r.X, r.Objective, r.Objective)
+		sol.stockValue, sol.peakValue, sol.optimal = duals.stock, duals.peak, true
+		return sol, nil
+	}
+	// A first plan: the relaxation's integers rounded up, the rest
+	// re-optimised; enough when it is within the gap.
+	x, inc, err := st.roundAndFix(ctx, &relax, p, r)
+	if err != nil && x == nil {
+		return nil, err
+	}
+	st.report(bound, inc)
+	if x != nil && relGap(inc, bound) <= in.s.Gap || ctx.Err() != nil {
+		if x == nil {
+			return nil, ctx.Err()
+		}
+		sol := pm.solution(in, x, inc, min(bound, inc))
+		sol.stockValue, sol.peakValue = duals.stock, duals.peak
+		sol.optimal = relGap(inc, bound) <= in.s.Gap
+		return sol, ctx.Err()
+	}
+	// The MILP, warm-started at the relaxation's basis (the built-in
+	// branch-and-bound) or handed to cbc.
+	var solver lp.Solver = builtinMIP{}
+	mopt := lp.Options{Gap: in.s.Gap, Basis: r.Basis,
+		Progress: func(pr lp.Progress) { st.report(max(bound, pr.Bound), min(inc, pr.Incumbent)) }}
+	if in.s.Solver == CBC {
+		solver, mopt.Basis = cbcSolver{path: in.s.CBCPath}, nil
+	}
+	mr, merr := solver.Solve(ctx, p, mopt)
+	st.stats.Iterations += mr.Iterations
+	st.stats.Nodes += mr.Nodes
+	unsupported := errors.Is(merr, lp.ErrUnsupported)
+	if merr != nil && !unsupported && ctx.Err() == nil {
+		return nil, solverErr(merr)
+	}
+	if mr.HasSolution() && (x == nil || mr.Objective < inc) {
+		x, inc = mr.X, mr.Objective
+	}
+	optimal := mr.Status == lp.Optimal
+	if b := mr.Bound; !math.IsInf(b, 0) && !math.IsNaN(b) && mr.Status != lp.Infeasible {
+		bound = max(bound, min(b, inc))
+	}
+	if mr.Status == lp.Infeasible && x == nil {
+		return nil, in.infeasible(pl, errors.New("no integer plan"))
+	}
+	if x == nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w: no feasible plan found (%s)", ErrSolver, mr.Status)
+	}
+	sol := pm.solution(in, x, inc, min(bound, inc))
+	sol.stockValue, sol.peakValue = duals.stock, duals.peak
+	sol.optimal = optimal || relGap(inc, bound) <= in.s.Gap
+	return sol, ctx.Err()
+}
+
+// builtinMIP solves a MILP with lp.Solve (branch-and-bound where lp has it).
+type builtinMIP struct{}
+
+// Solve calls lp.Solve.
+func (builtinMIP) Solve(ctx context.Context, p *lp.Problem, opt lp.Options) (lp.Result, error) {
+	return lp.Solve(ctx, p, opt)
+}
+
+// solverErr wraps a solver's error in ErrSolver unless it is a context's.
+func solverErr(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrSolver, err)
+}
+
+// roundAndFix turns the relaxation's solution into a feasible MILP point:
+// it rounds every integer column up (a binary to 1 where it is positive),
+// re-solves the relaxation with those values as upper bounds until the
+// rounding is stable, and solves the LP with the integers fixed. It returns
+// the point and its objective (nil, +Inf when the rounded plan is
+// infeasible, as a budget can make it).
+func (st *solveState) roundAndFix(ctx context.Context, relax, p *lp.Problem, r lp.Result) ([]float64, float64, error) {
+	if p.Integer == nil {
+		return r.X, r.Objective, nil
+	}
+	work := *relax
+	work.ColLower = append([]float64(nil), relax.ColLower...)
+	work.ColUpper = append([]float64(nil), relax.ColUpper...)
+	x, basis := r.X, r.Basis
+	round := func(j int, v float64) float64 {
+		if p.ColUpper[j] == 1 && p.ColLower[j] == 0 {
+			if v > 1e-9 {
+				return 1
+			}
+			return 0
+		}
+		return min(p.ColUpper[j], math.Ceil(v-1e-7))
+	}
+	for range 1 {
+		changed := false
+		for j, isInt := range p.Integer {
+			if !isInt {
+				continue
+			}
+			if u := round(j, x[j]); u != work.ColUpper[j] {
+				work.ColUpper[j], changed = u, true
+			}
+		}
+		if !changed {
+			break
+		}
+		rr, err := lp.Solve(ctx, &work, lp.Options{Basis: basis})
+		st.stats.Iterations += rr.Iterations
+		if err != nil {
+			return nil, math.Inf(1), solverErr(err)
+		}
+		if rr.Status != lp.Optimal {
+			break
+		}
+		x, basis = rr.X, rr.Basis
+	}
+	for j, isInt := range p.Integer {
+		if isInt {
+			v := round(j, x[j])
+			work.ColLower[j], work.ColUpper[j] = v, v
+		}
+	}
+	rr, err := lp.Solve(ctx, &work, lp.Options{Basis: basis})
+	st.stats.Iterations += rr.Iterations
+	if err != nil {
+		return nil, math.Inf(1), solverErr(err)
+	}
+	if rr.Status != lp.Optimal {
+		return nil, math.Inf(1), nil
+	}
+	return rr.X, rr.Objective, nil
+}
