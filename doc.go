@@ -1,7 +1,6 @@
-// Package gputco models the total cost of ownership (TCO) of GPU compute: what
-// one workload really costs on one offer. Placing many workloads on the
-// cheapest feasible mix of offers is planned; its LP/MILP engine
-// (placement/lp) is in progress and no placement solver exists yet.
+// Package gputco models the total cost of ownership (TCO) of GPU compute —
+// what one workload really costs on one offer — and the placement of many
+// workloads on the cheapest feasible mix of offers.
 //
 // Teams that train, fine-tune and serve models choose where their GPUs come from:
 // a general cloud (on-demand, spot and reserved virtual machines), a specialised
@@ -23,6 +22,9 @@
 //     curves.
 //   - tco: the full cost of one workload on one offer: line items, explicit and
 //     hidden subtotals, present value, break-even, spot economics and risk.
+//   - placement: the cheapest feasible mix of offers for many workloads,
+//     priced by tco's cost terms, with a bound on its distance from optimal;
+//     placement/lp is the LP/MILP engine under it, usable on its own.
 //   - examples: runnable programs that answer concrete questions.
 //
 // # Quick start

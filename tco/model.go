@@ -139,11 +139,37 @@ func checkRuns(wall, preemptions float64) error {
 }
 
 // serviceUsage is the usage of a service running runs, plus setup hours on
-// its peak nodes. Setup happens within the horizon: committed capacity held
-// for the horizon covers it, pay-as-you-go capacity bills it as a run.
+// its peak nodes. Setup happens within the horizon, on the nodes each demand
+// level first starts, right before its first run: committed capacity held
+// for the horizon covers it; on pay-as-you-go capacity the setup lengthens
+// the level's first run — held capacity is one run, billed once, so a
+// weekly increment bills 4 hours of setup only when they cross into another
+// week.
 func (m *model) serviceUsage(runs []provider.Run, setup float64) provider.Usage {
 	if setup > 0 {
-		runs = append(append([]provider.Run(nil), runs...), provider.Run{Length: hoursToDuration(setup), Count: 1, Nodes: m.nodes})
+		out := make([]provider.Run, 0, 2*len(runs)+1)
+		covered := 0
+		for _, r := range runs {
+			// The demand levels come first and cover the peak; runs after
+			// them (time lost to interruptions) need no setup of their own.
+			if covered >= m.nodes || r.Count <= 0 || r.Nodes <= 0 || r.Length <= 0 {
+				out = append(out, r)
+				continue
+			}
+			covered += r.Nodes
+			first := r
+			first.Count, first.Length = 1, satAdd(r.Length, hoursToDuration(setup))
+			out = append(out, first)
+			if r.Count > 1 {
+				rest := r
+				rest.Count--
+				out = append(out, rest)
+			}
+		}
+		if left := m.nodes - covered; left > 0 { // nodes of the peak that never run
+			out = append(out, provider.Run{Length: hoursToDuration(setup), Count: 1, Nodes: left})
+		}
+		runs = out
 	}
 	return provider.Usage{Horizon: m.svcHorizon, Nodes: m.nodes, Runs: runs, BusyFraction: m.svcBusy}
 }

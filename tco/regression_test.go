@@ -259,3 +259,38 @@ func TestSetupIsOneRunWithTheJob(t *testing.T) {
 		t.Errorf("setup lines = %s, want no GPU time beyond the engineer's 4 h", got)
 	}
 }
+
+// TestServiceSetupIsOneRun: a pay-as-you-go service's setup lengthens the
+// first run of its nodes instead of being a run of its own. On the
+// weekly-billed lambda-1cc-h100-weekly, held for a year, 4 hours of setup
+// once billed an extra week ($5,362.56); they fit in the weeks already
+// billed. Per-second billing still pays the setup's own hours.
+func TestServiceSetupIsOneRun(t *testing.T) {
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := workload.Workload{Name: "svc", Kind: workload.Inference, GPUs: 8, Demand: workload.Constant{Value: 1}, Horizon: provider.Year,
+		Interruption: workload.Interruption{Tolerance: workload.Stateless}}
+	for _, tt := range []struct {
+		id   string
+		want string // GPU time held during setup
+	}{
+		{"lambda-1cc-h100-weekly", "0"},
+		{"aws-p5-h100-ondemand", "1320.96"}, // 24 h × $55.04
+	} {
+		o, _ := cat.Offers.Find(tt.id)
+		for _, u := range []float64{0.6, 1} {
+			r := evaluate(t, w, o, tco.Assumptions{Utilization: u})
+			held := decimal.Zero
+			for _, l := range r.Lines {
+				if l.Category == provider.Setup && l.Label == "GPU time held during setup" {
+					held = held.Add(l.Amount)
+				}
+			}
+			if !held.Equal(decimal.RequireFromString(tt.want)) {
+				t.Errorf("%s at %g: GPU time held during setup %s, want %s", tt.id, u, held.StringFixed(2), tt.want)
+			}
+		}
+	}
+}
