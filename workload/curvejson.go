@@ -3,6 +3,7 @@ package workload
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -80,8 +81,10 @@ type (
 // MarshalCurve encodes a built-in curve (and combinations of built-ins) as
 // JSON with a "type" discriminator: "constant", "diurnal", "weekly",
 // "steps", "piecewise_linear", "growth", "sum", "scale", "clamp", "shift" or
-// "repeat". Durations are Go duration strings. A curve of another type is an
-// error wrapping ErrUnsupportedCurve; NaN or infinite parameters are errors
+// "repeat". Durations are Go duration strings. A curve of another type that
+// implements json.Marshaler writes its own JSON (with its "type", for a
+// Decoder to read it back); any other curve is an error wrapping
+// ErrUnsupportedCurve; NaN or infinite parameters are errors
 // from encoding/json. The curve is not validated.
 func MarshalCurve(c Curve) ([]byte, error) {
 	sub := func(c Curve) (json.RawMessage, error) {
@@ -160,6 +163,8 @@ func MarshalCurve(c Curve) ([]byte, error) {
 			return nil, err
 		}
 		v = repeatJSON{"repeat", b, jsonDuration(c.Cycle)}
+	case json.Marshaler:
+		return c.MarshalJSON()
 	default:
 		return nil, fmt.Errorf("workload: %w: %T", ErrUnsupportedCurve, c)
 	}
@@ -170,22 +175,27 @@ func MarshalCurve(c Curve) ([]byte, error) {
 const MaxCurveDepth = 32
 
 // UnmarshalCurve decodes a curve written by MarshalCurve. Unknown types and
-// unknown fields are errors (wrapping ErrUnknownName or ErrMalformed), and so is
-// nesting deeper than MaxCurveDepth or more than MaxCurveNodes curves in all
-// (wrapping ErrOutOfRange too), checked as the curves are read; the curve is
-// not validated otherwise ("null" decodes to a nil curve without error).
+// unknown fields are errors (wrapping ErrUnknownName or ErrMalformed), and so
+// is nesting deeper than MaxCurveDepth or more than MaxCurveNodes curves in
+// all (wrapping ErrOutOfRange too), checked as the curves are read; the curve
+// is not validated otherwise ("null" decodes to a nil curve without error).
+//
+// UnmarshalCurve knows the built-in types only; Decoder.Curve also decodes
+// types of your own.
 func UnmarshalCurve(data []byte) (Curve, error) {
-	nodes := 0
-	return unmarshalCurve(data, 0, &nodes)
+	return Decoder{}.Curve(data)
 }
 
-// unmarshalCurve decodes one curve at depth, counting the curves decoded so
-// far in *nodes.
-func unmarshalCurve(data []byte, depth int, nodes *int) (Curve, error) {
+// unmarshalCurve decodes one curve at d.depth, counting the curves decoded so
+// far in *d.nodes; a type in d.Curves takes precedence over a built-in one.
+func unmarshalCurve(data []byte, d Decoder) (Curve, error) {
+	depth, nodes := d.depth, d.nodes
 	if depth > MaxCurveDepth {
 		return nil, fmt.Errorf("workload: %w: curves nested deeper than %d", ErrMalformed, MaxCurveDepth)
 	}
-	sub := func(data []byte) (Curve, error) { return unmarshalCurve(data, depth+1, nodes) }
+	inner := d
+	inner.depth++
+	sub := func(data []byte) (Curve, error) { return unmarshalCurve(data, inner) }
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return nil, nil
 	}
@@ -195,6 +205,16 @@ func unmarshalCurve(data []byte, depth int, nodes *int) (Curve, error) {
 	var t curveType
 	if err := json.Unmarshal(data, &t); err != nil {
 		return nil, fmt.Errorf("workload: %w: curve: %w", ErrMalformed, nested{err})
+	}
+	if f, ok := d.Curves[t.Type]; ok {
+		c, err := f(data, inner)
+		if err != nil {
+			if errors.Is(err, ErrMalformed) || errors.Is(err, ErrOutOfRange) {
+				return nil, fmt.Errorf("workload: %s curve: %w", echo(t.Type), nested{err})
+			}
+			return nil, fmt.Errorf("workload: %w: %s curve: %w", ErrMalformed, echo(t.Type), nested{err})
+		}
+		return c, nil
 	}
 	dec := func(v any) error {
 		if err := strictUnmarshal(data, v); err != nil {

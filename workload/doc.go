@@ -25,7 +25,10 @@
 // for the curves that care about the day of the week. Built-ins: [Constant],
 // [Diurnal], [Weekly], [Steps], [PiecewiseLinear] (see also [ReadSamplesCSV]),
 // [Growth], and the combinators [Sum], [Scale], [Clamp], [Shift] and
-// [Repeat]. Any type with the two methods of [Curve] is a curve.
+// [Repeat]. Any type with the two methods of [Curve] is a curve; to read a
+// curve type of your own from JSON, register a [CurveDecoder] for its "type"
+// in a [Decoder] and decode with [Decoder.Curve], [Decoder.Workload] or
+// [Decoder.Scenario].
 //
 // # Analysis
 //

@@ -97,13 +97,18 @@ func (w Workload) MarshalJSON() ([]byte, error) {
 // fields. Omitted fields take their zero values. It does not validate: use
 // ReadWorkload, or call Validate. On error *w is unchanged.
 func (w *Workload) UnmarshalJSON(data []byte) error {
+	return w.decode(data, Decoder{})
+}
+
+// decode is UnmarshalJSON with the curve types of d.
+func (w *Workload) decode(data []byte, d Decoder) error {
 	var v workloadJSON
 	if err := strictUnmarshal(data, &v); err != nil {
 		return fmt.Errorf("workload: %w: %w", ErrMalformed, nested{err})
 	}
 	var demand Curve
 	if len(v.Demand) > 0 {
-		c, err := UnmarshalCurve(v.Demand)
+		c, err := d.Curve(v.Demand)
 		if err != nil {
 			return fmt.Errorf("workload %s: demand: %w", echo(v.Name), err)
 		}

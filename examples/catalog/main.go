@@ -1,6 +1,7 @@
 // Command catalog prints a GPU offer catalog as a table: one row per offer
-// with its provider kind, GPUs, pricing mode, effective price per GPU-hour and
-// the date of its figures, sorted by GPU model and then by price.
+// with its provider kind, GPUs, pricing mode, effective price per GPU-hour,
+// the date of its figures and their age today, sorted by GPU model and then
+// by price.
 //
 // By default it prints the catalog embedded in the provider package:
 //
@@ -17,23 +18,31 @@
 // days before today draws a warning on standard error, and so do offers
 // whose own figures are that old (they are marked stale in the table) and
 // GPU models that the module's GPU table does not know.
+//
+// With -workloads FILE (a JSON scenario) a RUNS column counts the workloads
+// each offer can run (tco.IsCompatible: requirements, fit and stock).
+// -format csv or json prints the rows for spreadsheets and programs, and
+// -out DIR draws catalog.png: each offer's price per GPU-hour against the age
+// of its figures.
 package main
 
 import (
 	"cmp"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gputco/gputco/examples/internal/cli"
 	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/tco"
+	"github.com/gputco/gputco/workload"
 )
 
 // horizon is the period over which the effective price is computed.
@@ -43,64 +52,75 @@ const horizon = 3 * provider.Year
 const staleAfter = 180 * 24 * time.Hour
 
 func main() {
-	if err := run(os.Stdout, os.Args[1:], time.Now()); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return
-		}
-		fmt.Fprintln(os.Stderr, "catalog:", err)
-		os.Exit(1)
-	}
+	now := time.Now()
+	cli.Main("catalog", func(stdout, stderr io.Writer, args []string) error { return run(stdout, stderr, args, now) })
 }
 
 // run parses args, loads the catalog and prints it to w; warnings go to
-// standard error. now is today's date, for the staleness warning.
-func run(w io.Writer, args []string, now time.Time) error {
+// warn. now is today's date, for the ages and the staleness warnings.
+func run(w, warn io.Writer, args []string, now time.Time) error {
 	fs := flag.NewFlagSet("catalog", flag.ContinueOnError)
-	fs.SetOutput(os.Stderr)
-	path := fs.String("catalog", "", "JSON catalog `file` to print instead of the embedded default")
-	if err := fs.Parse(args); err != nil {
+	var c cli.Common
+	c.Register(fs)
+	if err := c.Parse(fs, args, warn); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (use -catalog FILE)", fs.Arg(0))
-	}
-	cat, err := load(*path)
+	cat, err := c.LoadCatalog(provider.Decoder{})
 	if err != nil {
 		return err
 	}
-	return printCatalog(w, os.Stderr, cat, now)
-}
-
-// load returns the catalog at path, or the embedded default for "".
-func load(path string) (provider.Catalog, error) {
-	if path == "" {
-		cat, err := provider.Default()
+	sc, err := c.LoadScenario(workload.Decoder{}, workload.Scenario{})
+	if err != nil {
+		return err
+	}
+	rows, err := tabulate(warn, cat, sc, now)
+	if err != nil {
+		return err
+	}
+	if err := c.Write(w, output(cat, rows, c.Workloads != "")); err != nil {
+		return err
+	}
+	if c.Out != "" {
+		path, err := chart(cat, rows, c.Out)
 		if err != nil {
-			return provider.Catalog{}, fmt.Errorf("embedded default catalog: %w", err)
+			return err
 		}
-		return cat, nil
+		fmt.Fprintln(warn, "wrote", path)
 	}
-	cat, err := provider.LoadCatalog(path)
-	if err != nil {
-		return provider.Catalog{}, fmt.Errorf("loading %s: %w", path, err)
-	}
-	return cat, nil
+	return nil
 }
 
 // row is one line of the table.
 type row struct {
-	id, kind, gpus, mode string
-	model                string
-	rate                 decimal.Decimal
-	asOf                 time.Time
-	stale                bool
+	ID       string          `json:"id"`
+	Kind     string          `json:"kind"`
+	GPUs     string          `json:"gpus"`
+	Mode     string          `json:"mode"`
+	Model    string          `json:"model"`
+	Rate     decimal.Decimal `json:"ratePerGPUHour"`
+	AsOf     string          `json:"asOf"`
+	AgeDays  int             `json:"ageDays"`
+	Stale    bool            `json:"stale"`
+	Runs     []string        `json:"runs,omitempty"`
+	Estimate bool            `json:"estimate"`
 }
 
-// printCatalog writes cat to w as an aligned table, and to warn a one-line
-// warning when the catalog is older than staleAfter at now, one when any
-// offer's figures are (those offers are marked stale in the table), and one
-// for each GPU model the GPU table does not know.
+// printCatalog writes cat to w as an aligned table, and to warn the
+// warnings of tabulate.
 func printCatalog(w, warn io.Writer, cat provider.Catalog, now time.Time) error {
+	rows, err := tabulate(warn, cat, workload.Scenario{}, now)
+	if err != nil {
+		return err
+	}
+	return output(cat, rows, false).Table(w)
+}
+
+// tabulate returns the rows of cat sorted by GPU model and price, each with
+// the workloads of sc it can run, and writes to warn a one-line warning when
+// the catalog is older than staleAfter at now, one when any offer's figures
+// are (those offers are marked stale), and one for each GPU model the GPU
+// table does not know.
+func tabulate(warn io.Writer, cat provider.Catalog, sc workload.Scenario, now time.Time) ([]row, error) {
 	stale := make(map[string]bool)
 	var oldest provider.Stale
 	for _, s := range cat.Stale(now, staleAfter) {
@@ -124,40 +144,69 @@ func printCatalog(w, warn io.Writer, cat provider.Catalog, now time.Time) error 
 	for _, o := range cat.Offers {
 		rate, err := o.RatePerGPUHour(horizon)
 		if err != nil {
-			return fmt.Errorf("offer %s: %w", o.ID, err)
+			return nil, fmt.Errorf("offer %s: %w", o.ID, err)
 		}
-		rows = append(rows, row{
-			id: o.ID, kind: o.Kind.String(), gpus: fmt.Sprintf("%d× %s", o.GPUsPerNode, o.GPU.Model),
-			mode: describe(o.Pricing), model: o.GPU.Model, rate: rate, asOf: o.Source.AsOf, stale: stale[o.ID],
-		})
+		asOf := o.Source.AsOf
+		if asOf.IsZero() {
+			asOf = cat.AsOf
+		}
+		r := row{
+			ID: o.ID, Kind: o.Kind.String(), GPUs: fmt.Sprintf("%d× %s", o.GPUsPerNode, o.GPU.Model),
+			Mode: describe(o.Pricing), Model: o.GPU.Model, Rate: rate, Stale: stale[o.ID], Estimate: o.Source.Estimate,
+		}
+		if !asOf.IsZero() {
+			r.AsOf = asOf.Format(time.DateOnly)
+			r.AgeDays = int(now.Sub(asOf) / (24 * time.Hour))
+		}
+		for _, w := range sc.Workloads {
+			if tco.IsCompatible(w, o) {
+				r.Runs = append(r.Runs, w.Name)
+			}
+		}
+		rows = append(rows, r)
 	}
 	slices.SortStableFunc(rows, func(a, b row) int {
-		return cmp.Or(cmp.Compare(a.model, b.model), a.rate.Cmp(b.rate), cmp.Compare(a.id, b.id))
+		return cmp.Or(cmp.Compare(a.Model, b.Model), a.Rate.Cmp(b.Rate), cmp.Compare(a.ID, b.ID))
 	})
-
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "OFFER\tKIND\tGPU\tMODE\t$/GPU-H\tAS OF")
-	for _, r := range rows {
-		asOf := r.asOf.Format(time.DateOnly)
-		if r.asOf.IsZero() {
-			asOf = cat.AsOf.Format(time.DateOnly)
-		}
-		if r.stale {
-			asOf += " stale"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n",
-			r.id, r.kind, r.gpus, r.mode, money(cat.Currency, r.rate), asOf)
-	}
-	return tw.Flush()
+	return rows, nil
 }
 
-// money formats an amount rounded to cents: "$12.34" in US dollars, "12.34 EUR"
-// in any other currency.
-func money(currency string, d decimal.Decimal) string {
-	if currency == "USD" {
-		return "$" + d.StringFixed(2)
+// output renders the rows in the three formats; runs adds the RUNS column.
+func output(cat provider.Catalog, rows []row, runs bool) cli.Output {
+	table := func(w io.Writer) error {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		head := "OFFER\tKIND\tGPU\tMODE\t$/GPU-H\t"
+		if runs {
+			head += "RUNS\t"
+		}
+		fmt.Fprintln(tw, head+"AS OF\tAGE")
+		for _, r := range rows {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t", r.ID, r.Kind, r.GPUs, r.Mode, cli.Money(r.Rate, cat.Currency))
+			if runs {
+				fmt.Fprintf(tw, "%d\t", len(r.Runs))
+			}
+			age := "-"
+			if r.AsOf != "" {
+				age = fmt.Sprintf("%d days", r.AgeDays)
+			}
+			if r.Stale {
+				age += " stale"
+			}
+			fmt.Fprintf(tw, "%s\t%s\n", cmp.Or(r.AsOf, "undated"), age)
+		}
+		return tw.Flush()
 	}
-	return d.StringFixed(2) + " " + currency
+	header := []string{"offer", "kind", "gpus", "mode", "rate_per_gpu_hour", "currency", "as_of", "age_days", "stale", "estimate", "runs"}
+	var csvRows [][]string
+	for _, r := range rows {
+		csvRows = append(csvRows, []string{r.ID, r.Kind, r.GPUs, r.Mode, r.Rate.StringFixed(4), cat.Currency, r.AsOf,
+			strconv.Itoa(r.AgeDays), strconv.FormatBool(r.Stale), strconv.FormatBool(r.Estimate), strings.Join(r.Runs, ";")})
+	}
+	return cli.Output{Table: table, Header: header, Rows: csvRows, JSON: struct {
+		Currency string `json:"currency"`
+		AsOf     string `json:"asOf"`
+		Offers   []row  `json:"offers"`
+	}{cat.Currency, cat.AsOf.Format(time.DateOnly), rows}}
 }
 
 // describe names a pricing mode with its billing granularity or term:

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +18,8 @@ import (
 )
 
 var (
-	headerRE = regexp.MustCompile(`^OFFER +KIND +GPU +MODE +\$/GPU-H +AS OF$`)
-	rowRE    = regexp.MustCompile(`^\S+ +\S+ +\d+× .+ +\S+ +\$\d+\.\d{2} +\d{4}-\d{2}-\d{2}( stale)?$`)
+	headerRE = regexp.MustCompile(`^OFFER +KIND +GPU +MODE +\$/GPU-H +AS OF +AGE$`)
+	rowRE    = regexp.MustCompile(`^\S+ +\S+ +\d+× .+ +\S+ +\$\d+\.\d{2} +(\d{4}-\d{2}-\d{2}) +(\d+) days( stale)?$`)
 )
 
 // today is a fixed "now" shortly after the default catalog's date.
@@ -25,7 +27,7 @@ var today = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 
 func TestRunDefaultCatalog(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, nil, today); err != nil {
+	if err := run(&out, io.Discard, nil, today); err != nil {
 		t.Fatalf("run() error: %v", err)
 	}
 	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
@@ -34,9 +36,20 @@ func TestRunDefaultCatalog(t *testing.T) {
 	}
 	rows := 0
 	for _, l := range lines[1:] {
-		if !rowRE.MatchString(l) {
+		m := rowRE.FindStringSubmatch(l)
+		if m == nil {
 			t.Errorf("row %q does not match %s", l, rowRE)
 			continue
+		}
+		// The age is today's distance from the figures' date, and past 180
+		// days the row is marked stale.
+		asOf, err := time.Parse(time.DateOnly, m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		age := int(today.Sub(asOf) / (24 * time.Hour))
+		if m[2] != strconv.Itoa(age) || (m[3] != "") != (age > 180) {
+			t.Errorf("row %q: age %s days%s, want %d days, stale %v", l, m[2], m[3], age, age > 180)
 		}
 		rows++
 	}
@@ -95,7 +108,7 @@ func TestRunCatalogFlag(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			err := run(&out, tc.args, today)
+			err := run(&out, io.Discard, tc.args, today)
 			if tc.wantErr == "" {
 				if err != nil {
 					t.Fatalf("run(%q) error: %v (%s)", tc.args, err, tc.reason)

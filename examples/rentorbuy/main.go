@@ -18,21 +18,31 @@
 //
 // The workload is standing capacity for one node's GPUs that runs at its peak
 // for the given fraction of every day and tolerates interruptions (so spot
-// offers take part, paying for their preemptions).
+// offers take part, paying for their preemptions). With -workloads FILE (a
+// JSON scenario) the workload named by -workload, or the file's first, is
+// compared instead, at its peak GPUs.
+//
+// After the main table it prints where owning is cheaper over 1, 3 and 5
+// years (-horizons), and the explicit and hidden cost of every option at the
+// expected utilization. -format csv or json prints the same figures for
+// spreadsheets and programs; -out DIR draws rentorbuy.png, the present value
+// of every option against utilization from 10 to 100 %, break-evens marked.
 package main
 
 import (
 	"cmp"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/shopspring/decimal"
+
+	"github.com/gputco/gputco/examples/internal/cli"
 	"github.com/gputco/gputco/provider"
 	"github.com/gputco/gputco/tco"
 	"github.com/gputco/gputco/workload"
@@ -42,19 +52,16 @@ import (
 const staleAfter = 180 * 24 * time.Hour
 
 func main() {
-	if err := run(os.Stdout, os.Stderr, os.Args[1:], time.Now()); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return
-		}
-		fmt.Fprintln(os.Stderr, "rentorbuy:", err)
-		os.Exit(1)
-	}
+	now := time.Now()
+	cli.Main("rentorbuy", func(stdout, stderr io.Writer, args []string) error { return run(stdout, stderr, args, now) })
 }
 
 // options are the command's flags.
 type options struct {
-	catalog, own      string
+	cli.Common
+	own, workload     string
 	years, util, rate float64
+	horizons          []float64
 }
 
 // run parses args and prints the comparison to w, warnings to warn: the
@@ -62,26 +69,37 @@ type options struct {
 // at now (today's date), and GPU models the GPU table does not know.
 func run(w, warn io.Writer, args []string, now time.Time) error {
 	fs := flag.NewFlagSet("rentorbuy", flag.ContinueOnError)
-	fs.SetOutput(warn)
 	var opt options
-	fs.StringVar(&opt.catalog, "catalog", "", "JSON catalog `file` instead of the embedded default")
+	opt.Register(fs)
 	fs.StringVar(&opt.own, "own", "self-8x-h100-server", "`ID` of the owned offer to compare")
+	fs.StringVar(&opt.workload, "workload", "", "`name` of the workload in -workloads (default: the first)")
 	fs.Float64Var(&opt.years, "years", 3, "horizon in `years`")
 	fs.Float64Var(&opt.util, "util", 0.6, "expected utilization, a `fraction` of each day at peak")
 	fs.Float64Var(&opt.rate, "discount", 0, "annual discount `rate` for present values (0.08 is 8 %)")
-	if err := fs.Parse(args); err != nil {
+	horizons := fs.String("horizons", "1,3,5", "comma-separated `years` for the table of break-evens by horizon")
+	if err := opt.Parse(fs, args, warn); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
 	if !(opt.years > 0 && opt.years <= 20) {
-		return fmt.Errorf("-years %v: want a horizon in (0, 20]", opt.years)
+		return cli.Usagef("-years %v: want a horizon in (0, 20]", opt.years)
 	}
 	if !(opt.util > 0 && opt.util <= 1) {
-		return fmt.Errorf("-util %v: want a fraction in (0, 1]", opt.util)
+		return cli.Usagef("-util %v: want a fraction in (0, 1]", opt.util)
 	}
-	cat, err := load(opt.catalog)
+	if !(opt.rate >= -0.5 && opt.rate <= 10) {
+		return cli.Usagef("-discount %v: want a rate in [-0.5, 10]", opt.rate)
+	}
+	for _, f := range strings.Split(*horizons, ",") {
+		y, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(y > 0 && y <= 20) {
+			return cli.Usagef("-horizons %q: want years in (0, 20], separated by commas", *horizons)
+		}
+		opt.horizons = append(opt.horizons, y)
+	}
+	if len(opt.horizons) > 6 {
+		return cli.Usagef("-horizons %q: at most 6 horizons", *horizons)
+	}
+	cat, err := opt.LoadCatalog(provider.Decoder{})
 	if err != nil {
 		return err
 	}
@@ -96,12 +114,20 @@ func run(w, warn io.Writer, args []string, now time.Time) error {
 	}
 	own, ok := cat.Offers.Find(opt.own)
 	if !ok {
-		return fmt.Errorf("no offer %q in the catalog", opt.own)
+		return cli.Usagef("-own: no offer %q in the catalog", opt.own)
 	}
 	if own.Pricing.Mode() != "owned" {
-		return fmt.Errorf("offer %q is %s, not owned", own.ID, own.Pricing.Mode())
+		return cli.Usagef("-own: offer %q is %s, not owned", own.ID, own.Pricing.Mode())
 	}
-	rows, skipped, err := compare(cat, own, opt)
+	wl, err := chooseWorkload(opt, own)
+	if err != nil {
+		return err
+	}
+	rows, skipped, err := compare(cat, own, wl, opt)
+	if err != nil {
+		return err
+	}
+	byHorizon, err := horizonTable(cat, own, wl, opt, rows)
 	if err != nil {
 		return err
 	}
@@ -120,7 +146,18 @@ func run(w, warn io.Writer, args []string, now time.Time) error {
 		fmt.Fprintf(warn, "warning: %d of the %d offers compared have figures older than %d days: %s; their prices may be out of date\n",
 			len(old), len(compared), int(staleAfter/(24*time.Hour)), strings.Join(old, ", "))
 	}
-	return render(w, cat, own, opt, rows, skipped)
+	res := study{cat: cat, own: own, opt: opt, w: wl, rows: rows, skipped: skipped, byHorizon: byHorizon}
+	if err := opt.Write(w, output(res)); err != nil {
+		return err
+	}
+	if opt.Out != "" {
+		path, err := chart(res, wl)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(warn, "wrote", path)
+	}
+	return nil
 }
 
 // age is the age of stale figures in days, or "undated".
@@ -131,12 +168,34 @@ func age(s provider.Stale) string {
 	return fmt.Sprintf("%s, %d days", s.AsOf.Format(time.DateOnly), int64(s.Age/(24*time.Hour)))
 }
 
-// load returns the catalog at path, or the embedded default for "".
-func load(path string) (provider.Catalog, error) {
-	if path == "" {
-		return provider.Default()
+// standing is the built-in workload: standing capacity for one node of own.
+func standing(own provider.Offer) workload.Workload {
+	return workload.Workload{
+		Name: fmt.Sprintf("%d× %s", own.GPUsPerNode, own.GPU.Model), Kind: workload.Inference,
+		GPUs: own.GPUsPerNode, Demand: workload.Constant{Value: 1}, Horizon: provider.Year,
+		Interruption: workload.Interruption{Tolerance: workload.Stateless, RestartTime: 10 * time.Minute},
 	}
-	return provider.LoadCatalog(path)
+}
+
+// chooseWorkload returns the workload -workloads and -workload name, or the
+// built-in one.
+func chooseWorkload(opt options, own provider.Offer) (workload.Workload, error) {
+	sc, err := opt.LoadScenario(workload.Decoder{}, workload.Scenario{Workloads: []workload.Workload{standing(own)}})
+	if err != nil {
+		return workload.Workload{}, err
+	}
+	if opt.workload == "" {
+		if len(sc.Workloads) == 0 {
+			return workload.Workload{}, cli.Usagef("-workloads %s: no workloads", opt.Workloads)
+		}
+		return sc.Workloads[0], nil
+	}
+	for _, w := range sc.Workloads {
+		if w.Name == opt.workload {
+			return w, nil
+		}
+	}
+	return workload.Workload{}, cli.Usagef("-workload: no workload %q in the scenario", opt.workload)
 }
 
 // row is one rent offer compared with the owned one.
@@ -147,14 +206,13 @@ type row struct {
 	rent, owns tco.Report // at the expected utilization
 }
 
+// years returns y years as a duration.
+func years(y float64) time.Duration { return time.Duration(y * float64(provider.Year)) }
+
 // compare evaluates every offer of the owned GPU model against own.
-func compare(cat provider.Catalog, own provider.Offer, opt options) ([]row, []string, error) {
-	horizon := time.Duration(opt.years * float64(provider.Year))
-	w := workload.Workload{
-		Name: fmt.Sprintf("%d× %s", own.GPUsPerNode, own.GPU.Model), Kind: workload.Inference,
-		GPUs: own.GPUsPerNode, Demand: workload.Constant{Value: 1}, Horizon: horizon,
-		Interruption: workload.Interruption{Tolerance: workload.Stateless, RestartTime: 10 * time.Minute},
-	}
+func compare(cat provider.Catalog, own provider.Offer, w workload.Workload, opt options) ([]row, []string, error) {
+	horizon := years(opt.years)
+	w.Horizon = horizon
 	a := tco.Assumptions{Horizon: horizon, DiscountRatePerYear: opt.rate, Utilization: opt.util}
 	var rows []row
 	var skipped []string
@@ -169,7 +227,8 @@ func compare(cat provider.Catalog, own provider.Offer, opt options) ([]row, []st
 		}
 		rent, err := tco.Evaluate(w, o, a)
 		if err != nil {
-			return nil, nil, err
+			skipped = append(skipped, fmt.Sprintf("%s: %v", o.ID, err))
+			continue
 		}
 		owns, err := tco.Evaluate(w, own, a)
 		if err != nil {
@@ -183,7 +242,7 @@ func compare(cat provider.Catalog, own provider.Offer, opt options) ([]row, []st
 		rows = append(rows, row{offer: o, rate: f, breakEven: be, rent: rent, owns: owns})
 	}
 	if len(rows) == 0 {
-		return nil, skipped, fmt.Errorf("no offer rents %s to compare with %q", own.GPU.Model, own.ID)
+		return nil, skipped, cli.Usagef("no offer rents %s to compare with %q (%s)", own.GPU.Model, own.ID, strings.Join(skipped, "; "))
 	}
 	slices.SortFunc(rows, func(a, b row) int {
 		return cmp.Or(cmp.Compare(a.breakEven.Utilization, b.breakEven.Utilization), cmp.Compare(a.offer.ID, b.offer.ID))
@@ -191,15 +250,66 @@ func compare(cat provider.Catalog, own provider.Offer, opt options) ([]row, []st
 	return rows, skipped, nil
 }
 
+// study is everything the command prints and draws.
+type study struct {
+	cat       provider.Catalog
+	own       provider.Offer
+	opt       options
+	w         workload.Workload
+	rows      []row
+	skipped   []string
+	byHorizon []horizonRow
+}
+
+// horizonRow is one rent offer's break-even at every horizon of -horizons.
+type horizonRow struct {
+	offer string
+	// points are the break-evens by horizon; err the reason there is none.
+	points []tco.BreakEvenPoint
+	errs   []error
+}
+
+// horizonTable computes the break-even of every compared offer at every
+// horizon of opt.horizons.
+func horizonTable(cat provider.Catalog, own provider.Offer, w workload.Workload, opt options, rows []row) ([]horizonRow, error) {
+	out := make([]horizonRow, 0, len(rows))
+	for _, r := range rows {
+		hr := horizonRow{offer: r.offer.ID}
+		for _, y := range opt.horizons {
+			if y == opt.years { // the main table's
+				hr.points, hr.errs = append(hr.points, r.breakEven), append(hr.errs, nil)
+				continue
+			}
+			wl := w
+			wl.Horizon = years(y)
+			a := tco.Assumptions{Horizon: wl.Horizon, DiscountRatePerYear: opt.rate, Utilization: opt.util}
+			be, err := tco.BreakEven(wl, r.offer, own, a)
+			hr.points, hr.errs = append(hr.points, be), append(hr.errs, err)
+		}
+		out = append(out, hr)
+	}
+	return out, nil
+}
+
+// output renders the study in the three formats.
+func output(s study) cli.Output {
+	return cli.Output{Table: func(w io.Writer) error { return render(w, s) }, Header: csvHeader(s), Rows: csvRows(s), JSON: jsonOf(s)}
+}
+
 // render prints the comparison table.
-func render(w io.Writer, cat provider.Catalog, own provider.Offer, opt options, rows []row, skipped []string) error {
+func render(w io.Writer, s study) error {
+	cat, own, opt, rows, skipped := s.cat, s.own, s.opt, s.rows, s.skipped
+	money := func(d decimal.Decimal) string { return cli.MoneyFixed(d, cat.Currency, 0) }
 	fmt.Fprintf(w, "Rent or buy %d× %s over %g years at %.0f%% utilization (catalog of %s, %s)\n",
 		own.GPUsPerNode, own.GPU.Model, opt.years, opt.util*100, cat.AsOf.Format(time.DateOnly), cat.Currency)
+	if opt.Workloads != "" {
+		fmt.Fprintf(w, "Workload %s from %s: %d GPUs at peak\n", s.w.Name, opt.Workloads, s.w.GPUs)
+	}
 	fmt.Fprintf(w, "Owning %s: %s total at %.0f%%, hidden costs included\n",
-		own.ID, rows[0].owns.PresentValue.StringFixed(0), opt.util*100)
+		own.ID, money(rows[0].owns.PresentValue), opt.util*100)
 	for _, l := range rows[0].owns.Lines {
 		if l.Category == provider.Residual {
-			fmt.Fprintf(w, "Credited at the end: %s %s", l.Label, l.Amount.Neg().StringFixed(0))
+			fmt.Fprintf(w, "Credited at the end: %s %s", l.Label, money(l.Amount.Neg()))
 			if p, ok := own.Pricing.(provider.Owned); ok && !p.Resale.IsZero() && p.Resale.Estimate {
 				fmt.Fprint(w, " (an estimate)")
 			}
@@ -226,15 +336,69 @@ func render(w io.Writer, cat provider.Catalog, own provider.Offer, opt options, 
 			verdict = "buy"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t$%.2f\t%s\t%s\t%s\t%s\t%s\t%s\n", r.offer.ID, r.offer.Pricing.Mode(), r.rate,
-			cross, where, month, r.rent.PresentValue.StringFixed(0), r.owns.PresentValue.StringFixed(0), verdict)
+			cross, where, month, money(r.rent.PresentValue), money(r.owns.PresentValue), verdict)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	for _, s := range skipped {
-		fmt.Fprintf(w, "skipped %s\n", s)
+	for _, sk := range skipped {
+		fmt.Fprintf(w, "skipped %s\n", sk)
 	}
-	return nil
+
+	// Where owning is cheaper at each horizon.
+	fmt.Fprintf(w, "\nOwning is cheaper at these utilizations, by horizon (mN: owning has cost less cash from month N, at %.0f%%)\n", opt.util*100)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprint(tw, "RENT OFFER")
+	for _, y := range opt.horizons {
+		fmt.Fprintf(tw, "\t%gY", y)
+	}
+	fmt.Fprintln(tw)
+	for _, hr := range s.byHorizon {
+		fmt.Fprint(tw, hr.offer)
+		for k, be := range hr.points {
+			if hr.errs[k] != nil {
+				fmt.Fprint(tw, "\t(not comparable)")
+				continue
+			}
+			pay := ""
+			if be.Month > 0 {
+				pay = fmt.Sprintf(" (m%d)", be.Month)
+			}
+			fmt.Fprintf(tw, "\t%s%s", ownRanges(be), pay)
+		}
+		fmt.Fprintln(tw)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	// Explicit and hidden cost of every option.
+	fmt.Fprintf(w, "\nExplicit and hidden cost over %g years at %.0f%% utilization (totals, undiscounted)\n", opt.years, opt.util*100)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "OPTION\tMODE\tEXPLICIT\tHIDDEN\tTOTAL\tLARGEST HIDDEN COST")
+	reports := append([]tco.Report{rows[0].owns}, make([]tco.Report, 0, len(rows))...)
+	modes := []string{own.Pricing.Mode()}
+	for _, r := range rows {
+		reports, modes = append(reports, r.rent), append(modes, r.offer.Pricing.Mode())
+	}
+	for k, r := range reports {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Offer, modes[k], money(r.Explicit), money(r.Hidden), money(r.Total), largestHidden(r, cat.Currency))
+	}
+	return tw.Flush()
+}
+
+// largestHidden names the largest hidden line of r and its amount.
+func largestHidden(r tco.Report, currency string) string {
+	best, amount := "", decimal.Zero
+	for _, l := range r.Lines {
+		if l.Category.Hidden() && l.Amount.GreaterThan(amount) {
+			best, amount = l.Label, l.Amount
+		}
+	}
+	if best == "" {
+		return "none"
+	}
+	return fmt.Sprintf("%s %s", best, cli.MoneyFixed(amount, currency, 0))
 }
 
 // crossings lists the utilizations at which the cheaper side changes, or

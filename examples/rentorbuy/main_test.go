@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gputco/gputco/examples/internal/cli"
 	"github.com/gputco/gputco/provider"
 )
 
@@ -17,7 +18,7 @@ var today = time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 
 func TestRunDefault(t *testing.T) {
 	var out, warn bytes.Buffer
-	if err := run(&out, &warn, nil, today); err != nil {
+	if err := run(&out, &warn, []string{"-horizons", "3"}, today); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
@@ -70,7 +71,7 @@ func TestRunFreshOffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, warn bytes.Buffer
-	if err := run(&out, &warn, []string{"-catalog", path}, today); err != nil {
+	if err := run(&out, &warn, []string{"-catalog", path, "-years", "1", "-horizons", "1"}, today); err != nil {
 		t.Fatal(err)
 	}
 	if warn.Len() != 0 {
@@ -85,16 +86,16 @@ func TestRunFreshOffers(t *testing.T) {
 // utilization only.
 func TestRunVerdictAgreesWithRanges(t *testing.T) {
 	utils := []string{"0.3", "0.6", "0.95"}
-	if testing.Short() {
+	if raceEnabled || testing.Short() {
 		utils = []string{"0.6"}
 	}
 	for _, util := range utils {
 		var out, warn bytes.Buffer
-		if err := run(&out, &warn, []string{"-util", util}, today); err != nil {
+		if err := run(&out, &warn, []string{"-util", util, "-horizons", "3"}, today); err != nil {
 			t.Fatal(err)
 		}
 		u, _ := strconv.ParseFloat(util, 64)
-		rows := regexp.MustCompile(`(?m)^([a-z0-9-]+) +[a-z]+ +\$[0-9.]+ +\S+ +(\S+) +(?:month [0-9]+|never) +[0-9]+ +[0-9]+ +(buy|rent)$`).FindAllStringSubmatch(out.String(), -1)
+		rows := regexp.MustCompile(`(?m)^([a-z0-9-]+) +[a-z]+ +\$[0-9.]+ +\S+ +(\S+) +(?:month [0-9]+|never) +\$[0-9,]+ +\$[0-9,]+ +(buy|rent)$`).FindAllStringSubmatch(out.String(), -1)
 		if len(rows) < 5 {
 			t.Fatalf("-util %s: %d rows parsed in:\n%s", util, len(rows), out.String())
 		}
@@ -164,12 +165,21 @@ func TestRunErrors(t *testing.T) {
 		{"missing catalog", []string{"-catalog", filepath.Join(dir, "none.json")}, "a missing file is an error"},
 		{"broken catalog", []string{"-catalog", bad}, "malformed JSON is an error"},
 		{"extra argument", []string{"x"}, "no positional arguments"},
+		{"bad format", []string{"-format", "pdf"}, "table, csv or json"},
+		{"bad horizons", []string{"-horizons", "1,x"}, "years separated by commas"},
+		{"unknown workload", []string{"-workload", "nope"}, "the workload must exist"},
+		{"unknown flag", []string{"-nope"}, "the flag package's error"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, warn bytes.Buffer
-			if err := run(&out, &warn, tt.args, today); err == nil {
-				t.Errorf("run(%q) succeeded; %s", tt.args, tt.reason)
+			err := run(&out, &warn, tt.args, today)
+			if err == nil {
+				t.Fatalf("run(%q) succeeded; %s", tt.args, tt.reason)
+			}
+			var stderr bytes.Buffer
+			if status := cli.Exit("rentorbuy", &stderr, err); status != 2 || strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("run(%q): status %d, %q; want a one-line usage error, status 2", tt.args, status, stderr.String())
 			}
 		})
 	}
@@ -181,7 +191,7 @@ func TestRunStaleWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, warn bytes.Buffer
-	if err := run(&out, &warn, nil, cat.AsOf.Add(200*24*time.Hour)); err != nil {
+	if err := run(&out, &warn, []string{"-years", "1", "-horizons", "1"}, cat.AsOf.Add(200*24*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Count(warn.String(), "warning: provider: catalog dated") != 1 {
