@@ -283,7 +283,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	mopt := lp.Options{Gap: in.s.Gap, Basis: r.Basis,
 		Progress: func(pr lp.Progress) { st.report(max(bound, pr.Bound), min(inc, pr.Incumbent)) }}
 	if in.s.Solver == CBC {
-		solver, mopt.Basis = cbcSolver{path: in.s.CBCPath}, nil
+		solver, mopt.Basis = lp.CBC{Path: in.s.CBCPath}, nil
 	}
 	mr, merr := solver.Solve(ctx, p, mopt)
 	st.stats.Iterations += mr.Iterations
