@@ -58,21 +58,19 @@ func cbcObjective(t testing.TB, bin string, mps []byte) float64 {
 // TestCBCOracle is oracle 3: on random portfolios (services, batch jobs,
 // compliance classes sharing offers, integer nodes, one-off costs), Solve's
 // total equals cbc's optimum of the exported MPS within 1e-6 relative.
-// Without lp's branch-and-bound the built-in path cannot prove integer
-// optima, and Solve runs with Options.Solver = CBC instead (the test then
-// checks the export and the plan read back from cbc).
+// Seeds alternate between the built-in solver and Options.Solver = CBC (which
+// reads cbc's own plan back through lp.CBC).
 func TestCBCOracle(t *testing.T) {
 	bin := cbcPath(t)
 	n := 20
 	if testing.Short() {
 		n = 4
 	}
-	solver := placement.Builtin
-	if !haveMIP() {
-		t.Log("placement/lp has no branch-and-bound yet: Solve uses the CBC adapter")
-		solver = placement.CBC
-	}
 	for seed := range uint64(n) {
+		solver := placement.Builtin
+		if seed%4 == 3 {
+			solver = placement.CBC
+		}
 		p := portfolio(seed+1, 3, 2, 6, 24*time.Hour, seed%2 == 1)
 		p.Options.Solver = solver
 		p.Options.Gap = 1e-9
@@ -87,7 +85,7 @@ func TestCBCOracle(t *testing.T) {
 		}
 		got, _ := plan.Total.Float64()
 		if d := math.Abs(got - want); d > 1e-6*max(1, math.Abs(want)) {
-			t.Errorf("seed %d: Solve total %.6f, cbc %.6f (%.2g relative)", seed, got, want, d/max(1, math.Abs(want)))
+			t.Errorf("seed %d (%v): Solve total %.6f, cbc %.6f (%.2g relative)", seed, solver, got, want, d/max(1, math.Abs(want)))
 		}
 		if b, _ := plan.Bound.Float64(); b > want+1e-7*max(1, math.Abs(want)) { // cbc's feasibility tolerance
 			t.Errorf("seed %d: bound %.6f above cbc's optimum %.6f", seed, b, want)

@@ -217,14 +217,14 @@ func propInvariant10(t *rapid.T) {
 			}
 			singles += best
 		}
-		if total > singles*(1+1e-9)+1e-6 {
+		if total > singles*(1+lpTol)+1e-6 {
 			t.Fatalf("total %g above the best single offers' %g", total, singles)
 		}
 	}
 	// One more offer never raises the optimum.
 	more := c
 	more.offers = append(append([]offerDraw(nil), c.offers...), drawOffer(t, "extra offer", limits))
-	if t2 := f64(solveProp(t, more.problem(1)).Total); t2 > total*(1+1e-9)+1e-6 {
+	if t2 := f64(solveProp(t, more.problem(1)).Total); t2 > total*(1+lpTol)+1e-6 {
 		t.Fatalf("an extra offer raised the optimum from %g to %g", total, t2)
 	}
 	// Twice, the same plan.
@@ -255,3 +255,10 @@ func FuzzInvariant10(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propInvariant10)) }
 func TestScaling(t *testing.T) { rapid.Check(t, propScaling) }
 
 func FuzzScaling(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propScaling)) }
+
+// lpTol is the relative tolerance of comparisons between two optimal plans:
+// a plan's total is priced from the LP's float use, which placement/lp makes
+// feasible to 1e-7 relative (the tolerance of Result.Verify), so two optima
+// of the same model may differ by that much (seen: 19983.749978 against
+// 19983.75, 1.1e-9 relative, when an identical offer was added).
+const lpTol = 1e-7
