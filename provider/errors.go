@@ -3,9 +3,7 @@ package provider
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gputco/gputco/internal/vocab"
 )
@@ -52,7 +50,7 @@ const MaxProblems = 100
 // MaxEchoBytes bounds how much of a value as given an error message echoes:
 // longer values are cut, at a character boundary, to their first
 // MaxEchoBytes bytes followed by "…" and their length.
-const MaxEchoBytes = 64
+const MaxEchoBytes = vocab.MaxEchoBytes
 
 // MoreProblemsError ends a list of problems cut at MaxProblems: More
 // problems were found beyond those listed.
@@ -70,25 +68,10 @@ func (e *MoreProblemsError) Error() string {
 func (e *MoreProblemsError) Unwrap() error { return ErrTooManyProblems }
 
 // grouped formats n with a comma every three digits.
-func grouped(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func grouped(n int) string { return vocab.Grouped(n) }
 
 // echo returns s quoted, cut to MaxEchoBytes as MaxEchoBytes describes.
-func echo(s string) string {
-	if len(s) <= MaxEchoBytes {
-		return strconv.Quote(s)
-	}
-	cut := MaxEchoBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]+"…") + " (" + grouped(len(s)) + " bytes)"
-}
+func echo(s string) string { return vocab.Echo(s) }
 
 // echoValue formats a value as given for a message: strings quoted, other
 // values as fmt's %v does, both cut as echo cuts.

@@ -3,9 +3,8 @@ package tco
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"unicode/utf8"
 
+	"github.com/gputco/gputco/internal/vocab"
 	"github.com/gputco/gputco/provider"
 )
 
@@ -113,30 +112,8 @@ func (e *CompatibilityError) Unwrap() error {
 
 // quoted returns s quoted for an error message, cut as cut cuts: a name or
 // ID of any length is echoed in a bounded message.
-func quoted(s string) string {
-	if len(s) <= provider.MaxEchoBytes {
-		return strconv.Quote(s)
-	}
-	c, n := cutAt(s)
-	return strconv.Quote(c+"…") + " (" + strconv.Itoa(n) + " bytes)"
-}
+func quoted(s string) string { return vocab.Echo(s) }
 
 // cut returns s cut to provider.MaxEchoBytes bytes, at a character
 // boundary, followed by "…" and its length; s itself when short enough.
-func cut(s string) string {
-	if len(s) <= provider.MaxEchoBytes {
-		return s
-	}
-	c, n := cutAt(s)
-	return c + "… (" + strconv.Itoa(n) + " bytes)"
-}
-
-// cutAt returns the first provider.MaxEchoBytes bytes of s, at a character
-// boundary, and the length of s.
-func cutAt(s string) (string, int) {
-	n := provider.MaxEchoBytes
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n], len(s)
-}
+func cut(s string) string { return vocab.Cut(s) }

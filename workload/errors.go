@@ -3,7 +3,6 @@ package workload
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -67,7 +66,7 @@ const MaxProblems = 100
 // which may hold a model name) an error message echoes: longer ones are cut,
 // at a character boundary, to their first MaxEchoBytes bytes followed by "…"
 // and their length.
-const MaxEchoBytes = 64
+const MaxEchoBytes = vocab.MaxEchoBytes
 
 // MoreProblemsError ends a list of problems cut at MaxProblems: More
 // problems were found beyond those listed.
@@ -85,38 +84,14 @@ func (e *MoreProblemsError) Error() string {
 func (e *MoreProblemsError) Unwrap() error { return ErrTooManyProblems }
 
 // grouped formats n with a comma every three digits.
-func grouped(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func grouped(n int) string { return vocab.Grouped(n) }
 
 // cut returns s cut to MaxEchoBytes, at a character boundary, followed by
 // "…" and its length in bytes; s itself when it is short enough.
-func cut(s string) string {
-	if len(s) <= MaxEchoBytes {
-		return s
-	}
-	n := MaxEchoBytes
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "… (" + grouped(len(s)) + " bytes)"
-}
+func cut(s string) string { return vocab.Cut(s) }
 
 // echo returns s quoted, cut as cut does (the length after the quotes).
-func echo(s string) string {
-	if len(s) <= MaxEchoBytes {
-		return strconv.Quote(s)
-	}
-	n := MaxEchoBytes
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return strconv.Quote(s[:n]+"…") + " (" + grouped(len(s)) + " bytes)"
-}
+func echo(s string) string { return vocab.Echo(s) }
 
 // problemList collects the problems of one validation, keeping the first
 // MaxProblems and counting the rest.
