@@ -1,7 +1,9 @@
 // Package vocab holds the vocabulary that the provider and workload packages
 // share without importing each other: the fabrics that connect nodes and the
-// levels of tenant isolation. Both packages alias these types, so an offer's
-// fabric and a workload's required fabric are one type, compared directly.
+// levels of tenant isolation, the sentinel errors, and the bounded echo of
+// values in error messages (also used by tco). Both packages alias the types,
+// so an offer's fabric and a workload's required fabric are one type,
+// compared directly.
 //
 // The JSON (text) names are part of both packages' file formats and must not
 // change.
