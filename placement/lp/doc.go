@@ -12,6 +12,17 @@
 // may be infinite (math.Inf); a row with both bounds infinite is free, a row
 // with equal bounds is an equality.
 //
+// [Solve] solves an LP with a sparse bounded-variable dual simplex (its doc
+// gives the algorithm) and a MILP with branch-and-bound on warm-started dual
+// re-solves, root cuts and heuristics; [Result.Verify] checks the
+// certificates of any answer (primal and dual feasibility, complementary
+// slackness, equal objectives, rays). [ReadMPS], [ReadMPSFile], [WriteMPS] and
+// [WriteLP] read and write the standard formats, so that a model can be
+// solved elsewhere or a public instance here; [CBC] and [CLP] implement
+// [Solver] over the external COIN-OR binaries, for users who prefer a mature
+// solver and as test oracles. The command placement/lp/cmd/lpsolve solves an
+// MPS file from the shell.
+//
 // The package is independent of the rest of gputco: it imports nothing of the
 // module and is meant to be usable on its own, on any model.
 package lp
