@@ -223,7 +223,11 @@ func (sr *mipSearch) rootCuts(z float64) (float64, error) {
 			eff float64
 		}
 		var found []scored
-		for _, ct := range append(sr.coverCuts(x), sr.mirCuts(x)...) {
+		cands := sr.coverCuts(x)
+		if !sr.opt.noMIR {
+			cands = append(cands, sr.mirCuts(x)...)
+		}
+		for _, ct := range cands {
 			if eff := cutViolation(ct, x); eff > cutMinEfficacy {
 				found = append(found, scored{ct, eff})
 			}

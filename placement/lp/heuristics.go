@@ -175,7 +175,7 @@ func (sr *mipSearch) subMIP() error {
 	}
 	q := *w
 	q.ColLower, q.ColUpper = lo, up
-	opt := Options{NodeLimit: subMIPNodes, Gap: sr.opt.Gap}
+	opt := Options{NodeLimit: subMIPNodes, Gap: sr.opt.Gap, noMIR: sr.opt.noMIR}
 	if !sr.lim.Deadline.IsZero() {
 		opt.TimeLimit = time.Until(sr.lim.Deadline)
 		if opt.TimeLimit <= 0 {

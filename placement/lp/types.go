@@ -108,6 +108,10 @@ type Options struct {
 	// solve. A basis of the wrong shape is an ErrInvalid error; a singular
 	// one is repaired.
 	Basis *Basis
+
+	// noMIR leaves the MIR cuts out of the root cut loop (tests: they hide
+	// wrong prunes that other paths would reveal).
+	noMIR bool
 }
 
 // Result is the outcome of a solve. Values are in the problem's own terms
