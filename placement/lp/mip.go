@@ -116,8 +116,12 @@ type mipSearch struct {
 	// Tree.
 	open     nodeQueue
 	curBound float64 // bound of the node being solved, +Inf between nodes
-	seq      int
-	nodes    int
+	// dropped is the lowest bound of the nodes given up on (integral LP
+	// points that fail the feasibility check even after repair), +Inf with
+	// none: their region is not explored, so it stays in the bound.
+	dropped float64
+	seq     int
+	nodes   int
 
 	// Pseudocosts per column: sums of objective gain per unit and counts.
 	pcSum [2][]float64
@@ -196,7 +200,7 @@ func newMIPSearch(ctx context.Context, p *Problem, opt Options, start time.Time)
 	n := p.NumCols()
 	w.ColLower = append([]float64(nil), p.ColLower...)
 	w.ColUpper = append([]float64(nil), p.ColUpper...)
-	sr := &mipSearch{p: p, w: &w, ctx: ctx, opt: opt, sense: 1, isInt: make([]bool, n), curBound: math.Inf(1)}
+	sr := &mipSearch{p: p, w: &w, ctx: ctx, opt: opt, sense: 1, isInt: make([]bool, n), curBound: math.Inf(1), dropped: math.Inf(1)}
 	if p.Maximize {
 		sr.sense = -1
 	}
@@ -283,10 +287,11 @@ func (sr *mipSearch) gap(inc, bound float64) float64 {
 	return math.Abs(inc-bound) / max(1, math.Abs(inc))
 }
 
-// bestBound is the lowest bound of the open nodes and of the node being
-// solved (internal), capped by the incumbent; +Inf with neither.
+// bestBound is the lowest bound of the open nodes, of the node being solved
+// and of the nodes given up on (internal), capped by the incumbent; +Inf
+// with none.
 func (sr *mipSearch) bestBound() float64 {
-	b := sr.curBound
+	b := min(sr.curBound, sr.dropped)
 	if len(sr.open) > 0 {
 		b = min(b, sr.open[0].bound)
 	}
@@ -336,7 +341,7 @@ func (sr *mipSearch) search() (Status, error) {
 			}
 			if sr.prunable(sr.open[0].bound) {
 				// Every open node is prunable: the gap is closed.
-				return Optimal, nil
+				return sr.finish(Optimal)
 			}
 			if st, err, stop := sr.checkLimits(); stop {
 				return st, err
@@ -368,9 +373,22 @@ func (sr *mipSearch) search() (Status, error) {
 		}
 	}
 	if sr.hasInc {
-		return Optimal, nil
+		return sr.finish(Optimal)
 	}
-	return Infeasible, nil
+	return sr.finish(Infeasible)
+}
+
+// finish returns st, or NotSolved with an ErrNumerical error when a node
+// given up on could still hold a better solution than the incumbent (or
+// any solution at all): optimality, or infeasibility, is then not proven.
+// A heuristic's sub-MIP keeps st: its incumbents are only candidates, each
+// checked on the original problem.
+func (sr *mipSearch) finish(st Status) (Status, error) {
+	if sr.isSub || sr.dropped == math.Inf(1) || sr.prunable(sr.dropped) {
+		return st, nil
+	}
+	return NotSolved, fmt.Errorf("%w: branch-and-bound gave up on a node of bound %.10g whose integral point fails the feasibility check, so the result is not proven",
+		ErrNumerical, sr.sense*sr.dropped)
 }
 
 // checkLimits reports whether a node, time or iteration limit or the
@@ -515,6 +533,7 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			// after the repair LP: branch on the columns that are not
 			// exactly integral, or give up on the node when there are none.
 			if frac = sr.fractional(1e-12); len(frac) == 0 {
+				sr.dropped = min(sr.dropped, z)
 				return nil, nil
 			}
 		}
