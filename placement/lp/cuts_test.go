@@ -130,7 +130,7 @@ func cbcSolution(t *testing.T, path string) map[string]float64 {
 	dir := t.TempDir()
 	mps := filepath.Join(dir, "p.mps")
 	// cbc reads the original (fixed-format) file, decompressed.
-	if err := gunzipTo(path, mps); err != nil {
+	if err := gunzipFile(path, mps); err != nil {
 		t.Fatal(err)
 	}
 	sol := filepath.Join(dir, "p.sol")

@@ -1,12 +1,9 @@
 package lp
 
 import (
-	"compress/gzip"
 	"context"
 	"flag"
-	"io"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -175,7 +172,7 @@ func BenchmarkMIPLIB(b *testing.B) {
 				b.Skipf("cbc not found: %v", cbcErr)
 			}
 			file := filepath.Join(dir, name+".mps")
-			if err := gunzipTo(instancePath("miplib", name), file); err != nil {
+			if err := gunzipFile(instancePath("miplib", name), file); err != nil {
 				b.Fatal(err)
 			}
 			for b.Loop() {
@@ -186,22 +183,4 @@ func BenchmarkMIPLIB(b *testing.B) {
 			}
 		})
 	}
-}
-
-// gunzipTo writes the decompressed content of the gzip file src to dst.
-func gunzipTo(src, dst string) error {
-	f, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return err
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(dst, data, 0o644)
 }

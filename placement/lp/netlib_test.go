@@ -1,7 +1,6 @@
 package lp
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -10,52 +9,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 )
 
 // netlibShort are the instances of the -short and -race passes.
 var netlibShort = []string{"afiro", "adlittle", "sc205", "share2b", "scagr7", "recipe", "stocfor2"}
 
-// netlibOptima reads testdata/netlib/optima.tsv: instance name → optimal
-// objective, in file order.
-func netlibOptima(t testing.TB) (names []string, optimum map[string]float64) {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "netlib", "optima.tsv"))
-	if err != nil {
-		t.Fatalf("netlib optima: %v", err)
-	}
-	defer f.Close()
-	optimum = map[string]float64{}
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		fs := strings.Fields(sc.Text())
-		if line == 1 || len(fs) == 0 {
-			continue
-		}
-		if len(fs) != 2 {
-			t.Fatalf("optima.tsv line %d: %q", line, sc.Text())
-		}
-		v, err := strconv.ParseFloat(fs[1], 64)
-		if err != nil {
-			t.Fatalf("optima.tsv line %d: %v", line, err)
-		}
-		names = append(names, fs[0])
-		optimum[fs[0]] = v
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return names, optimum
-}
-
 // TestNetlib solves every netlib instance of testdata (a few in -short mode
 // and under the race detector), certifies each answer with Verify and
 // compares the objective with the published optimum to 1e-6 relative. A
 // failing instance is reported by name.
 func TestNetlib(t *testing.T) {
-	names, optimum := netlibOptima(t)
+	names, optimum := testInstances(t, "netlib")
 	if testing.Short() || raceEnabled {
 		names = netlibShort
 	}
@@ -90,7 +55,7 @@ func TestNetlib(t *testing.T) {
 // BenchmarkNetlib solves each netlib instance per loop (sub-benchmark per
 // instance), reporting its iterations.
 func BenchmarkNetlib(b *testing.B) {
-	names, _ := netlibOptima(b)
+	names, _ := testInstances(b, "netlib")
 	for _, name := range names {
 		p, err := ReadMPSFile(filepath.Join("testdata", "netlib", name+".mps.gz"))
 		if err != nil {
@@ -118,7 +83,7 @@ func BenchmarkNetlibCLP(b *testing.B) {
 	if err != nil {
 		b.Skip("clp not installed")
 	}
-	names, _ := netlibOptima(b)
+	names, _ := testInstances(b, "netlib")
 	dir := b.TempDir()
 	for _, name := range names {
 		file := filepath.Join(dir, name+".mps")
