@@ -34,8 +34,10 @@ type Pricing interface {
 	Charges(u Usage) ([]Charge, error)
 
 	// Validate reports every problem of the pricing at once, joined with
-	// errors.Join. Each problem should be a *FieldError whose Field is relative
-	// to the pricing (e.g. "RatePerHour"); Offer.Validate prefixes it.
+	// errors.Join. Each problem should be a *FieldError whose Field is the
+	// path of the field in the mode's JSON object, relative to the pricing
+	// (e.g. "ratePerHour", the key a catalog file has), for a value built in
+	// Go as for one decoded; Offer.Validate prefixes it with "pricing.".
 	Validate() error
 }
 

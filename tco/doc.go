@@ -44,6 +44,16 @@
 // No input panics the package; every function is pure and safe for concurrent
 // use.
 //
+// # Errors
+//
+// Errors wrap the package's sentinels (or provider's and workload's, whose
+// problems pass through unchanged) so that errors.Is works. A field of a
+// workload or an offer is named as its own package names it, by its path in
+// the JSON a file is written in ("data.datasetGB", "hidden.staffFTE",
+// "requirements.interconnect.independent"); the fields of Assumptions,
+// DeadlineJob and the other values that no file holds are named as Go code
+// names them ("assumptions: Horizon", "deadline job work").
+//
 // # Limits
 //
 // Every input is bounded so that no request can take unbounded work or

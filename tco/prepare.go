@@ -104,9 +104,9 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 		p.qty.months, p.qty.years = monthsAndYears(dec(h.Hours()))
 	}
 	var q quantities
-	p.qty.datasetGB = q.dec("dataset GB", w.Data.DatasetGB)
-	p.qty.egressGB = q.dec("egress GB per month", w.Data.EgressGBPerMonth)
-	p.qty.storedGB = q.dec("dataset and checkpoint GB", w.Data.DatasetGB+w.Data.CheckpointGB)
+	p.qty.datasetGB = q.dec("workload data.datasetGB", w.Data.DatasetGB)
+	p.qty.egressGB = q.dec("workload data.egressGBPerMonth", w.Data.EgressGBPerMonth)
+	p.qty.storedGB = q.dec("workload data.datasetGB + data.checkpointGB", w.Data.DatasetGB+w.Data.CheckpointGB)
 	if q.err != nil {
 		return nil, fmt.Errorf("tco: workload %s: %w", quoted(w.Name), q.err)
 	}
