@@ -2,6 +2,7 @@ package gputco_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
@@ -176,5 +177,29 @@ func TestREADMECatalogFields(t *testing.T) {
 		if !listed[k] {
 			t.Errorf("a catalog writes %q, which the README's catalog section neither shows nor names", k)
 		}
+	}
+}
+
+// TestREADMEDefaultCatalog: the README's figures of the default catalog —
+// its size, currency, date and how many of its offers are more than 180
+// days old at that date (examples/catalog's threshold) — are the catalog's.
+func TestREADMEDefaultCatalog(t *testing.T) {
+	sec := section(t, readme(t), "## The default catalog")
+	cat, err := provider.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := fmt.Sprintf("`provider/default.json`: %d offers in %s,\ndated %s,", len(cat.Offers), cat.Currency, cat.AsOf.Format(time.DateOnly))
+	if !strings.Contains(sec, head) {
+		t.Errorf("README's default catalog section does not say %q", head)
+	}
+	stale := 0
+	for _, s := range cat.Stale(cat.AsOf, 180*24*time.Hour) {
+		if s.Offer != "" {
+			stale++
+		}
+	}
+	if want := fmt.Sprintf("%d of the %d default offers are", stale, len(cat.Offers)); !strings.Contains(sec, want) {
+		t.Errorf("README's default catalog section does not say %q", want)
 	}
 }
