@@ -232,3 +232,37 @@ func parseFileDecls(t *testing.T, path string) map[string]bool {
 	}
 	return out
 }
+
+// TestREADMEImports: the README's sentence on what provider, workload and
+// tco import from the module names every such import, so that it stays
+// true as internal packages come and go.
+func TestREADMEImports(t *testing.T) {
+	sec := section(t, readme(t), "## Packages")
+	i := strings.Index(sec, "`provider` and `workload` import nothing else")
+	if i < 0 {
+		t.Fatal("README's package section does not say what provider and workload import")
+	}
+	sentence := sec[i:]
+	const module = "github.com/gputco/gputco/"
+	for _, dir := range []string{"provider", "workload", "tco"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				p := strings.Trim(imp.Path.Value, `"`)
+				if strings.HasPrefix(p, module) && !strings.Contains(sentence, "`"+strings.TrimPrefix(p, module)+"`") {
+					t.Errorf("%s imports %s, which the README's sentence on imports does not name", path, p)
+				}
+			}
+		}
+	}
+}
