@@ -143,6 +143,7 @@ func prepare(p *Problem) (*instance, error) {
 				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: terr})
 				continue
 			}
+			terms = perUse(terms, s.horizon) // a short commitment is billed per use
 			if offerAt[oi] < 0 {
 				offerAt[oi] = len(in.os)
 				in.os = append(in.os, in.offer(oi, o, terms))
