@@ -28,6 +28,11 @@ var (
 	// ErrStock reports a service whose peak exceeds the stock of every offer
 	// it can use, together.
 	ErrStock = errors.New("placement: not enough stock")
+	// ErrLeadTime reports capacity that does not exist when it is needed:
+	// an offer whose lead time reaches the horizon's end, or a service whose
+	// demand before the lead times of its offers exceeds what exists then
+	// (planning over time).
+	ErrLeadTime = errors.New("placement: capacity does not exist yet")
 	// ErrCurrency reports offers in more than one currency.
 	ErrCurrency = errors.New("placement: offers in more than one currency")
 	// ErrSolver reports a solve that ended without a usable answer: a

@@ -13,9 +13,11 @@ import (
 type poolModel struct {
 	pl   pool
 	prob *lp.Problem
-	// nCol is the node-count column of each committed offer of the pool, zCol
-	// the per-offer column, by index in instance.os (−1: none).
-	nCol, zCol map[int]int
+	// nCols are the node-count columns of each committed offer of the pool,
+	// one per commitment of instance.os[k].commits (−1: none); zCol the
+	// per-offer column, by index in instance.os (−1: none).
+	nCols map[int][]int
+	zCol  map[int]int
 	// xCol[q][t] is the use column of pair q in slice t (−1: none); yCol[q]
 	// the placement column of pair q (−1: none).
 	xCol map[int][]int
@@ -26,13 +28,16 @@ type poolModel struct {
 	demandRow map[int][]int
 	workRow   map[int]int
 	stockRow  map[int][]int
+	// holdRow[k][s] is the row that keeps the nodes held of committed offer
+	// k in segment s within its stock (−1: none needed).
+	holdRow   map[int][]int
 	budgetRow int
 }
 
 // model builds the MILP of pool pl.
 func (in *instance) model(pl pool) (*poolModel, error) {
 	T := len(in.hours)
-	pm := &poolModel{pl: pl, nCol: map[int]int{}, zCol: map[int]int{}, xCol: map[int][]int{}, yCol: map[int]int{},
+	pm := &poolModel{pl: pl, nCols: map[int][]int{}, holdRow: map[int][]int{}, zCol: map[int]int{}, xCol: map[int][]int{}, yCol: map[int]int{},
 		demandRow: map[int][]int{}, workRow: map[int]int{}, stockRow: map[int][]int{}, budgetRow: -1}
 	var b colBuilder
 	b.SetName("gputco-placement")
@@ -46,11 +51,18 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 	}
 	for _, k := range pl.os {
 		od := &in.os[k]
-		pm.nCol[k], pm.zCol[k] = -1, -1
+		pm.zCol[k] = -1
 		if od.committed {
-			j := b.AddIntCol("n_"+itoa(od.idx), od.fixedF, 0, od.stock)
-			pm.nCol[k] = j
-			cost(j, od.fixedF)
+			cols := make([]int, len(od.commits))
+			for i, c := range od.commits {
+				name := "n_" + itoa(od.idx)
+				if in.s.overTime {
+					name += "_" + itoa(c.first)
+				}
+				cols[i] = b.AddIntCol(name, c.fixedF, 0, od.stock)
+				cost(cols[i], c.fixedF)
+			}
+			pm.nCols[k] = cols
 		}
 		if od.perOfferF != 0 {
 			j := b.AddIntCol("z_"+itoa(od.idx), od.perOfferF, 0, 1)
@@ -73,7 +85,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 				if !math.IsInf(od.stock, 1) {
 					ub = min(ub, od.stock*od.gpn)
 				}
-				if ub <= 0 || wd.reps[t] <= 0 {
+				if ub <= 0 || wd.reps[t] <= 0 || t < od.from {
 					continue
 				}
 				c := pr.cost * in.hours[t] * wd.reps[t]
@@ -156,13 +168,36 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			}
 			up := od.stock * od.gpn
 			if od.committed {
-				cols, vals, up = append(cols, pm.nCol[k]), append(vals, -od.gpn), 0
+				for i, c := range od.commits {
+					if c.covers(in.seg[t]) {
+						cols, vals = append(cols, pm.nCols[k][i]), append(vals, -od.gpn)
+					}
+				}
+				up = 0
 			} else if up >= b.sumUpper(cols) {
 				continue // the stock cannot bind
 			}
 			rows[t] = b.AddRow("cap_"+itoa(od.idx)+"_"+itoa(t), math.Inf(-1), up, cols, vals)
 		}
 		pm.stockRow[k] = rows
+		if !od.committed || math.IsInf(od.stock, 1) {
+			continue
+		}
+		// Over time, commitments that overlap share the stock.
+		hold := make([]int, len(in.segs))
+		for s := range hold {
+			hold[s] = -1
+			var cols []int
+			for i, c := range od.commits {
+				if c.covers(s) {
+					cols = append(cols, pm.nCols[k][i])
+				}
+			}
+			if len(cols) > 1 {
+				hold[s] = b.AddRow("hold_"+itoa(od.idx)+"_"+itoa(s), math.Inf(-1), od.stock, cols, ones(len(cols)))
+			}
+		}
+		pm.holdRow[k] = hold
 	}
 	// A placement's one-off cost is paid when it is used at all: its use
 	// over the horizon is at most its largest possible use times y.
@@ -373,9 +408,18 @@ func (pm *poolModel) duals(in *instance, r *lp.Result) modelDuals {
 	for _, k := range pm.pl.os {
 		od := &in.os[k]
 		v := 0.0
-		if j := pm.nCol[k]; j >= 0 {
-			if r.X[j] >= pm.prob.ColUpper[j]-1e-9 && r.ReducedCost[j] < 0 {
-				v = -r.ReducedCost[j]
+		if od.committed {
+			// One more node of stock in every segment: the columns at
+			// their bound, the rows that share it between commitments.
+			for _, j := range pm.nCols[k] {
+				if r.X[j] >= pm.prob.ColUpper[j]-1e-9 && r.ReducedCost[j] < 0 {
+					v -= r.ReducedCost[j]
+				}
+			}
+			for _, i := range pm.holdRow[k] {
+				if i >= 0 {
+					v -= r.RowDual[i]
+				}
 			}
 		} else {
 			for _, i := range pm.stockRow[k] {
@@ -407,13 +451,22 @@ func (pm *poolModel) duals(in *instance, r *lp.Result) modelDuals {
 
 // solution reads a pool's plan from a MILP point x of objective cost.
 func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *poolSolution {
-	sol := &poolSolution{nodes: map[int]int{}, use: map[int][]float64{}, used: map[int]bool{}, perOf: map[int]bool{},
+	sol := &poolSolution{nodes: map[int]int{}, held: map[int][]int{}, use: map[int][]float64{}, used: map[int]bool{}, perOf: map[int]bool{},
 		cost: cost, bound: bound}
-	for k, j := range pm.nCol {
-		if j >= 0 {
-			if n := int(math.Round(x[j])); n > 0 {
-				sol.nodes[k] = n
-			}
+	for k, cols := range pm.nCols {
+		held := make([]int, len(cols))
+		any := false
+		for i, j := range cols {
+			held[i] = int(math.Round(x[j]))
+			any = any || held[i] > 0
+		}
+		if !any {
+			continue
+		}
+		sol.held[k] = held
+		od := &in.os[k]
+		for s := range in.segs {
+			sol.nodes[k] = max(sol.nodes[k], heldAt(od, held, s))
 		}
 	}
 	for k, j := range pm.zCol {

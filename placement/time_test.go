@@ -1,0 +1,140 @@
+package placement_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/gputco/gputco/placement"
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/tco"
+	"github.com/gputco/gputco/workload"
+	"github.com/shopspring/decimal"
+)
+
+// ownedNode is an owned server of gpn H100s bought at purchase, kept five
+// years, with a procurement lead time.
+func ownedNode(id, purchase string, gpn int, lead time.Duration) provider.Offer {
+	return node(id, provider.Owned{PurchasePerNode: dec(purchase), UsefulLifeYears: 5, IdlePowerKW: 2, MaxPowerKW: 6,
+		PUE: 1.3, EnergyPerKWh: dec("0.12"), ColocationPerKWMonth: dec("150"), MaintenanceFractionPerYear: 0.05,
+		ProcurementLeadTime: lead, Resale: provider.Resale{Points: []provider.ResalePoint{{Age: 5 * provider.Year, Fraction: 0.1}}}}, gpn, 0)
+}
+
+// steady is an inference service of gpus GPUs at constant demand.
+func steady(name string, gpus int, level float64) workload.Workload {
+	return workload.Workload{Name: name, Kind: workload.Inference, GPUs: gpus, Demand: workload.Constant{Value: level},
+		Horizon: 400 * 24 * time.Hour, Interruption: workload.Interruption{Tolerance: workload.Stateless}}
+}
+
+// TestOverTimeBridge is the fixed case of a 400-day horizon with steady
+// inference demand and an owned offer with a 9-month lead time: the plan
+// buys servers for the base, arriving after 9 months, and bridges on rented
+// capacity until they arrive; no owned capacity is used before then.
+func TestOverTimeBridge(t *testing.T) {
+	lead := 9 * provider.Month
+	a := bare()
+	a.Horizon = 400 * 24 * time.Hour
+	p := placement.Problem{
+		Workloads: []workload.Workload{steady("chat", 32, 1)},
+		Offers: []provider.Offer{ownedNode("own", "250000", 8, lead), onDemand("od", "32", 8, 0),
+			monthly("month", "24", 8, 0)},
+		Assumptions: a, Options: placement.Options{OverTime: true, Period: 24 * time.Hour, Slices: 4},
+	}
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Status != placement.Optimal {
+		t.Fatalf("status %v", plan.Status)
+	}
+	var owned []placement.Held
+	for _, c := range plan.Commitments {
+		if c.Offer == "own" {
+			owned = c.Held
+		}
+	}
+	if len(owned) != 1 || owned[0].Start != lead || owned[0].Order != 0 || owned[0].End != a.Horizon || owned[0].Nodes != 4 {
+		t.Fatalf("owned purchases %+v, want 4 nodes ordered at 0, arriving at %v, held to %v\n%v", owned, lead, a.Horizon, plan)
+	}
+	for _, e := range plan.Epochs {
+		bridged := 0.0
+		for _, u := range e.Uses {
+			if u.Offer == "own" && e.Start < lead {
+				t.Errorf("owned capacity used in %v–%v, before it arrives at %v", e.Start, e.End, lead)
+			}
+			if u.Offer != "own" {
+				bridged += u.GPUHours
+			}
+		}
+		if want := 32 * (e.End - e.Start).Hours(); e.End <= lead && bridged < want*(1-1e-9) {
+			t.Errorf("%v–%v: %g GPU-hours bridged, want %g", e.Start, e.End, bridged, want)
+		}
+	}
+	// The plan costs what tco.Evaluate says of the monthly rental for the
+	// bridge and of the owned servers from their arrival to the end.
+	want := decimal.Zero
+	for _, leg := range []struct {
+		o provider.Offer
+		h time.Duration
+	}{{p.Offers[2], lead}, {p.Offers[0], a.Horizon - lead}} {
+		b := a
+		b.Horizon = leg.h
+		r, err := tco.Evaluate(p.Workloads[0], leg.o, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = want.Add(r.Total)
+	}
+	if d := plan.Total.Sub(want).Abs(); d.GreaterThan(dec("0.01")) {
+		t.Errorf("total %s, tco.Evaluate of the legs %s", plan.Total, want)
+	}
+}
+
+// monthly is a monthly rental at rate per node-hour.
+func monthly(id, rate string, gpn, stock int) provider.Offer {
+	return node(id, provider.Reserved{Term: provider.Month, RecurringPerHour: dec(rate)}, gpn, stock)
+}
+
+// TestOverTimeOneEpoch is the first oracle of planning over time: with one
+// epoch covering the horizon, no lead times and no gangs, the plan is
+// exactly the plan of one period repeated — objective, bound, commitments
+// and assignments line by line.
+func TestOverTimeOneEpoch(t *testing.T) {
+	n := 12
+	if testing.Short() {
+		n = 4
+	}
+	for seed := range uint64(n) {
+		p := portfolio(seed+1, 3, 2, 6, 24*time.Hour, seed%2 == 1)
+		want, err := placement.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		p.Options.OverTime = true
+		if seed%2 == 1 {
+			p.Options.Epoch = 2 * provider.Year // longer than the horizon: one partial epoch
+		}
+		got, err := placement.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatalf("seed %d over time: %v", seed, err)
+		}
+		if len(got.Epochs) != 1 {
+			t.Fatalf("seed %d: %d stretches, want 1", seed, len(got.Epochs))
+		}
+		got.Epochs, got.Stats, want.Stats = nil, placement.Stats{}, placement.Stats{}
+		for i := range got.Commitments {
+			h := got.Commitments[i].Held
+			if got.Commitments[i].Nodes > 0 && (len(h) != 1 || h[0].Start != 0 || h[0].End != got.Horizon) {
+				t.Errorf("seed %d: %s held %+v, want one commitment over the horizon", seed, got.Commitments[i].Offer, h)
+			}
+			got.Commitments[i].Held = nil
+		}
+		a, _ := json.Marshal(want)
+		b, _ := json.Marshal(got)
+		if d := cmp.Diff(string(a), string(b)); d != "" {
+			t.Errorf("seed %d: plans differ (-today +over time):\n%s", seed, d)
+		}
+	}
+}
