@@ -160,7 +160,7 @@ func prepare(p *Problem) (*instance, error) {
 				offerAt[oi] = len(in.os)
 				od := in.offer(oi, o, terms)
 				if od.committed {
-					in.planCommits(&od, w)
+					in.planCommits(&od, wd)
 				}
 				in.os = append(in.os, od)
 			}

@@ -1,8 +1,10 @@
 package placement_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"testing"
 	"time"
 
@@ -135,6 +137,44 @@ func TestOverTimeOneEpoch(t *testing.T) {
 		b, _ := json.Marshal(got)
 		if d := cmp.Diff(string(a), string(b)); d != "" {
 			t.Errorf("seed %d: plans differ (-today +over time):\n%s", seed, d)
+		}
+	}
+}
+
+// TestOverTimeCBC checks Solve over time against cbc on the exported model
+// of random portfolios with growing demand, a year in quarterly epochs,
+// terms of a month to three years and lead times: equal objectives within
+// 1e-6 relative.
+func TestOverTimeCBC(t *testing.T) {
+	bin := cbcPath(t)
+	n := 20
+	if testing.Short() {
+		n = 3
+	}
+	for seed := range uint64(n) {
+		p := timePortfolio(seed+1, 2, 1, 4, 3, provider.Year, 3*provider.Month, seed%2 == 1)
+		p.Options.Gap = 1e-9
+		if seed%4 == 3 {
+			p.Options.Solver = placement.CBC
+		}
+		var buf bytes.Buffer
+		if err := placement.WriteMPS(&buf, p); err != nil {
+			t.Fatal(err)
+		}
+		want := cbcObjective(t, bin, buf.Bytes())
+		plan, err := placement.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		got, _ := plan.Total.Float64()
+		if d := math.Abs(got - want); d > 1e-6*max(1, math.Abs(want)) {
+			t.Errorf("seed %d: Solve total %.6f, cbc %.6f (%.2g relative)", seed, got, want, d/max(1, math.Abs(want)))
+		}
+		if b, _ := plan.Bound.Float64(); b > want+1e-7*max(1, math.Abs(want)) {
+			t.Errorf("seed %d: bound %.6f above cbc's optimum %.6f", seed, b, want)
+		}
+		if len(plan.Epochs) < 4 {
+			t.Errorf("seed %d: %d stretches, want at least 4 epochs", seed, len(plan.Epochs))
 		}
 	}
 }

@@ -91,9 +91,9 @@ func (s shifted) Period() time.Duration { return s.c.Period() }
 // term (whole terms covering the segment, and the segments that fit within
 // them) or, for capacity without a term (owned), to the horizon's end —
 // each priced by terms prepared for the time it is held, from the workload
-// w that first uses the offer. The pricing of a span that fails is left
+// wd that first uses the offer. The pricing of a span that fails is left
 // out.
-func (in *instance) planCommits(od *odata, w workload.Workload) {
+func (in *instance) planCommits(od *odata, wd *wdata) {
 	S := len(in.segs)
 	if !in.s.overTime {
 		od.commits = []commit{{first: 0, last: S - 1, span: in.s.horizon, fixed: od.fixed, fixedF: od.fixedF, terms: od.terms}}
@@ -117,7 +117,7 @@ func (in *instance) planCommits(od *odata, w workload.Workload) {
 		span := in.segs[last].end - sg.start
 		terms := od.terms
 		if span != in.s.horizon {
-			t, err := in.termsFor(w, free, span)
+			t, err := in.termsFor(wd, free, s, last)
 			if err != nil {
 				continue
 			}
@@ -129,14 +129,29 @@ func (in *instance) planCommits(od *odata, w workload.Workload) {
 	}
 }
 
-// termsFor returns the terms of w on o for a horizon of span, preparing w
-// once per span.
-func (in *instance) termsFor(w workload.Workload, o provider.Offer, span time.Duration) (tco.Terms, error) {
-	key := prepKey{w.Name, span}
+// termsFor returns the terms of workload wd on o for a commitment held over
+// stretches first..last, preparing the workload once per span. A service
+// is prepared at a constant demand, its mean over the stretches (from their
+// samples): the fixed terms of committed capacity are the offer's, per node
+// held, and tco prices a constant curve in closed form where a growing one
+// would be integrated over the whole span.
+func (in *instance) termsFor(wd *wdata, o provider.Offer, first, last int) (tco.Terms, error) {
+	key := prepKey{wd.w.Name, first, last}
 	prep, ok := in.preps[key]
 	if !ok {
+		w := wd.w
 		a := in.assume
-		a.Horizon = span
+		a.Horizon = in.segs[last].end - in.segs[first].start
+		if wd.service {
+			sum, hours := 0.0, 0.0
+			for t, pk := range wd.peak {
+				if s := in.seg[t]; first <= s && s <= last {
+					sum += pk * in.hours[t] * wd.reps[t]
+					hours += in.hours[t] * wd.reps[t]
+				}
+			}
+			w.Demand = workload.Constant{Value: min(1, sum/max(hours, 1e-300))}
+		}
 		p, err := tco.Prepare(w, a)
 		if err != nil {
 			return tco.Terms{}, err
@@ -149,10 +164,10 @@ func (in *instance) termsFor(w workload.Workload, o provider.Offer, span time.Du
 	return prep.Terms(o)
 }
 
-// prepKey names a workload prepared for a horizon.
+// prepKey names a workload prepared for the stretches first..last.
 type prepKey struct {
-	name string
-	span time.Duration
+	name        string
+	first, last int
 }
 
 // heldAt returns the nodes that commitments n (nodes per commitment of
