@@ -132,6 +132,15 @@
 //
 // # Granularity and what is not modelled
 //
+// A short commitment — pay-as-you-go billed in increments or with a
+// minimum longer than tco.CommitmentThreshold but shorter than the horizon,
+// which tco.Terms prices as a fraction of a node held (Own.Nodes) — is
+// modelled as pay-as-you-go: each of its fixed lines becomes a variable line
+// of amount·Own.Nodes/Own.NodeHours, the workload's own billed node-time per
+// node-hour of use (its billing rounding as a stretch of its own, as on
+// hourly billing). A workload alone on it costs exactly what Evaluate bills;
+// workloads sharing it do not share their billing increments.
+//
 // Pay-as-you-go use is divisible by GPU (workloads may share a rented
 // node); tco bills a lone service whole nodes per slice, so the two agree
 // exactly when each slice needs whole nodes. A service needs its GPUs on

@@ -396,9 +396,8 @@ type modelDuals struct {
 }
 
 // duals reads the marginal values from an optimal relaxation r: the value
-// of a committed offer's stock is minus the reduced cost of its node count
-// at its upper bound; that of a pay-as-you-go offer's stock the duals of
-// its stock rows times its node size; one more GPU of a service's peak
+// of an offer's stock (stockValue: the duals of every bound and row the
+// stock is in); one more GPU of a service's peak
 // raises every slice's demand by the slice's peak fraction.
 func (pm *poolModel) duals(in *instance, r *lp.Result) modelDuals {
 	d := modelDuals{stock: map[int]float64{}, peak: map[int]float64{}}
@@ -406,29 +405,7 @@ func (pm *poolModel) duals(in *instance, r *lp.Result) modelDuals {
 		return d
 	}
 	for _, k := range pm.pl.os {
-		od := &in.os[k]
-		v := 0.0
-		if od.committed {
-			// One more node of stock in every segment: the columns at
-			// their bound, the rows that share it between commitments.
-			for _, j := range pm.nCols[k] {
-				if r.X[j] >= pm.prob.ColUpper[j]-1e-9 && r.ReducedCost[j] < 0 {
-					v -= r.ReducedCost[j]
-				}
-			}
-			for _, i := range pm.holdRow[k] {
-				if i >= 0 {
-					v -= r.RowDual[i]
-				}
-			}
-		} else {
-			for _, i := range pm.stockRow[k] {
-				if i >= 0 {
-					v -= r.RowDual[i] * od.gpn
-				}
-			}
-		}
-		if v > 1e-9 {
+		if v := pm.stockValue(in, r, k); v > 1e-9 {
 			d.stock[k] = v
 		}
 	}

@@ -152,6 +152,7 @@ func prepare(p *Problem) (*instance, error) {
 				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: terr})
 				continue
 			}
+			terms = perUse(terms, s.horizon) // a short commitment is billed per use
 			if in.s.overTime && o.LeadTime() >= in.s.horizon {
 				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: fmt.Errorf("%w: offer %q: lead time %v, horizon %v", ErrLeadTime, o.ID, o.LeadTime(), in.s.horizon)})
 				continue
