@@ -63,7 +63,11 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 		if sol == nil || !sol.used[q] {
 			continue
 		}
-		uses[q] = in.use(q, sol.use[q])
+		if wd := &in.ws[pr.w]; wd.gang {
+			uses[q] = in.gangUse(&wd.runs[sol.gang[pr.w]], sol.use[q])
+		} else {
+			uses[q] = in.use(q, sol.use[q])
+		}
 		gpuHours[pr.k] += uses[q].GPUHours
 		if peakOn[pr.k] == nil {
 			peakOn[pr.k] = make([]float64, len(in.hours))
@@ -130,10 +134,17 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 		if sol := wsol[w]; sol != nil {
 			a.PeakGPUValue = money(sol.peakValue[w])
 		}
+		prep := wd.prep
+		if sol := wsol[w]; wd.gang && sol != nil {
+			r := &wd.runs[sol.gang[w]]
+			prep = r.prep
+			a.Gang = &GangRun{Offer: in.os[in.pairs[r.q].k].o.ID, GPUs: r.gpus, Nodes: r.nodes, Start: r.start,
+				Finish: r.finish, WallTime: r.wall}
+		}
 		if len(a.Uses) == 1 {
 			for _, q := range wd.pairs {
 				if uses[q] != nil {
-					if rep, err := wd.prep.Evaluate(in.os[in.pairs[q].k].o); err == nil {
+					if rep, err := prep.Evaluate(in.os[in.pairs[q].k].o); err == nil {
 						a.Alone = &rep
 					}
 				}
@@ -181,6 +192,30 @@ func (in *instance) use(q int, u []float64) *Use {
 	us.NodeHours = us.GPUHours * pr.occ / od.gpn
 	nh := decimal.NewFromFloat(us.NodeHours)
 	for _, l := range pr.terms.Lines {
+		var amount decimal.Decimal
+		switch l.Kind {
+		case tco.Variable:
+			amount = l.Amount.Mul(nh).Round(provider.Precision)
+		case tco.OneOff:
+			amount = l.Amount
+		default:
+			continue
+		}
+		us.Lines = append(us.Lines, line(l, amount))
+		us.Cost = us.Cost.Add(amount)
+	}
+	return us
+}
+
+// gangUse prices gang run r, holding u GPUs per slice, with the terms at
+// its size: its variable lines at the node-hours tco prices for it alone,
+// its one-off lines once.
+func (in *instance) gangUse(r *gangRun, u []float64) *Use {
+	od := &in.os[in.pairs[r.q].k]
+	us := &Use{Offer: od.o.ID, Tier: tierOf(od), Terms: r.terms, Cost: decimal.Zero, GPUs: u,
+		PeakGPUs: in.gangHeld(r), GPUHours: in.gangHeld(r) * r.wall.Hours(), NodeHours: r.terms.Own.NodeHours}
+	nh := decimal.NewFromFloat(us.NodeHours)
+	for _, l := range r.terms.Lines {
 		var amount decimal.Decimal
 		switch l.Kind {
 		case tco.Variable:
@@ -297,7 +332,11 @@ func (in *instance) epochs(uses []*Use, held [][]int) []Epoch {
 						continue
 					}
 					eu.PeakGPUs = max(eu.PeakGPUs, v)
-					eu.GPUHours += v * in.hours[t] * wd.reps[t]
+					if wd.gang { // the GPUs it holds through the stretch
+						eu.GPUHours += v * in.hours[t] * sg.reps
+					} else {
+						eu.GPUHours += v * in.hours[t] * wd.reps[t]
+					}
 					sl := &e.Slices[i]
 					switch u.Tier {
 					case Base:

@@ -102,6 +102,36 @@
 // covering the horizon and no lead times the model is exactly the one
 // above.
 //
+// # Gang jobs
+//
+// Over time, a finite job that tolerates no interruption, or that gives a
+// range of gang sizes (workload.Workload.GangSizes), is a gang: its GPUs
+// run together on exactly one offer. Its runs ρ = (k, G, σ) are every size
+// G (its GPUs; with a range, every whole-node size in it, or when there are
+// more than 12 its GPUs, the range's ends and the powers of two in it, to
+// whole nodes) on every compatible offer k, starting at the start of every
+// stretch σ with a_σ ≥ L_k (on unlimited pay-as-you-go capacity only the
+// first: waiting never helps there). tco prices the job at size G on k
+// (tco.Prepare with GPUs = G): its wall time W (interruptions, checkpoints,
+// a slower fabric), transfer and setup give its finish f_ρ = a_σ +
+// Finish − L_k, and the run exists when f_ρ ≤ min(D_j, H) and its ⌈G/g_k⌉
+// nodes fit the stock. It holds h_ρ = ⌈G/g_k⌉·g_k GPUs through the
+// stretches σ..σ' that [a_σ, f_ρ) meets, in every slice of them: nodes do
+// not change within a stretch, so a gang's window is whole stretches, free
+// of other demand on those GPUs (use monthly epochs for a finer window).
+//
+//	v_jρ ∈ {0, 1},   Σ_ρ v_jρ = 1                         one run of gang j
+//	cost c_jρ = V_jkG · NodeHours_jkG + O_jkG               its own lines at size G (tco)
+//	Σ_w x_wkt + Σ_{ρ on k, t ∈ σ..σ'} h_ρ·v_jρ ≤ g_k·(Σ_{c ∋ σ(t)} n_kc)   on committed k
+//	Σ_w x_wkt + Σ_{ρ on k, t ∈ σ..σ'} h_ρ·v_jρ ≤ g_k·S_k               on limited pay-as-you-go k
+//	Σ_{ρ on k} v_jρ ≤ z_k (when Q_k ≠ 0),   z_k ≤ … + Σ_{ρ on k} v_jρ (credits)
+//	Σ_{ρ on spot} W_j·v_jρ ≤ s·W_j                            spot share
+//
+// A gang without a run is in Plan.Unplaced with ErrDeadline (its earliest
+// finish and where) or ErrStock; without planning over time gangs are
+// unplaced with ErrGang, as before. Assignment.Gang reports the run: offer,
+// size, nodes, start and finish.
+//
 // # Solving
 //
 // Workloads that share no offer form independent pools (a budget couples

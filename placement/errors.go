@@ -18,10 +18,12 @@ var (
 	ErrInfeasible = errors.New("placement: infeasible")
 	// ErrNoOffer reports a workload that no offer can take (see Unplaced).
 	ErrNoOffer = errors.New("placement: no offer can take the workload")
-	// ErrGang reports a finite job that tolerates no interruption: it needs
-	// one offer for its whole gang at once, which is the placement over time
-	// of gang jobs, not modelled by Solve.
-	ErrGang = errors.New("placement: gang jobs are not placed yet")
+	// ErrGang reports a gang job (a finite job that tolerates no
+	// interruption, or one with a range of gang sizes) in a plan that is
+	// not over time: it needs one offer for its whole gang in a window
+	// before its deadline, which only a plan over time (Options.OverTime)
+	// models.
+	ErrGang = errors.New("placement: gang jobs are placed only when planning over time")
 	// ErrDeadline reports a job that cannot do its work before its deadline
 	// even at its full width on its fastest offer.
 	ErrDeadline = errors.New("placement: cannot finish before the deadline")

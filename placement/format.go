@@ -56,9 +56,9 @@ func (p Plan) String() string {
 	}
 	tw.Flush()
 	for _, e := range p.Epochs {
-		fmt.Fprintf(&b, "epoch %d, %s to %s:", e.Epoch, fmtHours(e.Start.Hours()), fmtHours(e.End.Hours()))
+		fmt.Fprintf(&b, "epoch %d, day %.4g to %.4g:", e.Epoch, e.Start.Hours()/24, e.End.Hours()/24)
 		for _, h := range e.Started {
-			fmt.Fprintf(&b, " start %d × %s (ordered at %s, to %s);", h.Nodes, h.Offer, fmtHours(h.Order.Hours()), fmtHours(h.End.Hours()))
+			fmt.Fprintf(&b, " start %d × %s (ordered day %.4g, to day %.4g);", h.Nodes, h.Offer, h.Order.Hours()/24, h.End.Hours()/24)
 		}
 		for _, h := range e.Held {
 			fmt.Fprintf(&b, " hold %d × %s;", h.Nodes, h.Offer)
@@ -70,6 +70,11 @@ func (p Plan) String() string {
 	}
 	for _, s := range p.Stock {
 		fmt.Fprintf(&b, "one more node of %s would save %s\n", s.Offer, s.SavingPerNode.StringFixed(2))
+	}
+	for _, a := range p.Assignments {
+		if g := a.Gang; g != nil {
+			fmt.Fprintf(&b, "gang %s: %d GPUs on %d × %s, day %.4g to %.4g\n", a.Workload, g.GPUs, g.Nodes, g.Offer, g.Start.Hours()/24, g.Finish.Hours()/24)
+		}
 	}
 	for _, u := range p.Unplaced {
 		fmt.Fprintf(&b, "unplaced %s: %v\n", u.Workload, u.Err)

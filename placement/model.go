@@ -51,6 +51,10 @@ type wdata struct {
 	reps  []float64
 	pairs []int
 	prep  *tco.Prepared
+	// gang says the job runs on one offer with its GPUs together (planning
+	// over time); runs are the ways it may run.
+	gang bool
+	runs []gangRun
 }
 
 // odata is one offer some workload can use.
@@ -182,7 +186,11 @@ func prepare(p *Problem) (*instance, error) {
 			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: newUnplacedError(w.Name, exc)})
 			continue
 		}
-		if err := in.alone(wd); err != nil {
+		check := in.alone
+		if wd.gang {
+			check = in.gangRuns
+		}
+		if err := check(wd); err != nil {
 			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: &UnplacedError{Workload: w.Name, Excluded: exc, Err: err}})
 			for _, q := range wd.pairs { // drop its pairs
 				k := in.pairs[q].k
@@ -193,7 +201,9 @@ func prepare(p *Problem) (*instance, error) {
 		}
 		wd.prep = prep
 		in.ws = append(in.ws, *wd)
-		in.prune(len(in.ws) - 1)
+		if !wd.gang {
+			in.prune(len(in.ws) - 1)
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -378,10 +388,14 @@ func (in *instance) workload(wi int, w workload.Workload) (*wdata, error, error)
 		}
 		return wd, nil, nil
 	}
-	if w.Interruption.Tolerance == workload.NoTolerance {
-		return nil, &UnplacedError{Workload: w.Name, Err: ErrGang}, nil
-	}
 	wd.work, wd.width = w.WorkGPUHours, float64(w.GPUs)
+	if isGang(w) {
+		if !in.s.overTime {
+			return nil, &UnplacedError{Workload: w.Name, Err: ErrGang}, nil
+		}
+		wd.gang = true
+		return wd, nil, nil
+	}
 	end := in.s.horizon.Hours()
 	if d := w.Deadline.Hours(); d > 0 {
 		end = min(end, d)

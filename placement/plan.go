@@ -178,6 +178,19 @@ type Assignment struct {
 	// RunnersUp are the cheapest offers it does not use, each priced alone
 	// (tco.Evaluate) with the difference to Cost; cheapest first.
 	RunnersUp []RunnerUp
+	// Gang is the run of a gang job (planning over time); nil otherwise.
+	Gang *GangRun
+}
+
+// GangRun is where and when a gang job runs: on one offer, GPUs on Nodes
+// whole nodes, from Start (when its stretch starts, its capacity existing
+// by then) to Finish (after transfer, setup and WallTime, tco's expected
+// wall time at that size on that offer), by its deadline.
+type GangRun struct {
+	Offer         string
+	GPUs, Nodes   int
+	Start, Finish time.Duration
+	WallTime      time.Duration
 }
 
 // Use is one workload's use of one offer.

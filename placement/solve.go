@@ -112,6 +112,7 @@ type poolSolution struct {
 	use   map[int][]float64 // by pair index, per slice (GPUs)
 	used  map[int]bool      // pairs placed (one-off paid)
 	perOf map[int]bool      // offers whose per-offer cost is paid
+	gang  map[int]int       // the run of each gang, by workload index
 	cost  float64
 	bound float64
 	// stockValue is money saved per extra node of stock, by offer index;
