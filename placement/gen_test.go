@@ -88,9 +88,10 @@ func money(v float64) decimal.Decimal { return decimal.NewFromFloat(v).Round(4) 
 // epoch (the last may be partial), services whose demand grows by up to
 // 60 % a year, reservations of a month, a year or three, provisioning lead
 // times of 1 to 6 months on some offers and an owned offer per jurisdiction
-// with a procurement lead time of 3 to 9 months. slices is the slices of a
-// day.
-func timePortfolio(seed uint64, services, jobs, offers, slices int, horizon, epoch time.Duration, bareCosts bool) placement.Problem {
+// with a procurement lead time of 3 to 9 months; gangs training runs of 8
+// to 24 GPUs, half of them with a range of sizes, most with a deadline,
+// and InfiniBand on most offers. slices is the slices of a day.
+func timePortfolio(seed uint64, services, jobs, gangs, offers, slices int, horizon, epoch time.Duration, bareCosts bool) placement.Problem {
 	p := portfolio(seed, services, jobs, offers, 24*time.Hour, bareCosts)
 	r := rand.New(rand.NewPCG(seed, 0x2545f4914f6cdd1d))
 	p.Assumptions.Horizon = horizon
@@ -130,6 +131,25 @@ func timePortfolio(seed uint64, services, jobs, offers, slices int, horizon, epo
 		p.Offers = append(p.Offers, provider.Offer{ID: "own-" + j, Provider: "self", Region: j + "-1", Jurisdiction: j,
 			Currency: "USD", GPU: h100, GPUsPerNode: gpn, Isolation: provider.Dedicated, Pricing: own,
 			Availability: provider.Availability{FillProbability: 1, MaxNodes: stock}})
+	}
+	for i := range p.Offers {
+		if r.Float64() < 0.7 {
+			p.Offers[i].Interconnect = provider.Interconnect{Fabric: provider.InfiniBand, GbpsPerNode: 1600}
+		}
+	}
+	for i := range gangs {
+		gpus := 8 * (1 + r.IntN(3))
+		w := workload.Workload{Name: fmt.Sprintf("gang%d", i), Kind: workload.Training, GPUs: gpus,
+			WorkGPUHours: float64(gpus) * 24 * float64(3+r.IntN(40)),
+			Requirements: workload.Requirements{Interconnect: workload.Interconnect{Fabric: provider.InfiniBand}},
+			Setup:        workload.Setup{EngineerHours: float64(r.IntN(8))}}
+		if r.IntN(2) == 0 {
+			w.GangSizes = workload.GangSizes{MinGPUs: gpus / 2, MaxGPUs: 2 * gpus}
+		}
+		if r.Float64() < 0.7 {
+			w.Deadline = time.Duration(30+r.IntN(300)) * 24 * time.Hour
+		}
+		p.Workloads = append(p.Workloads, w)
 	}
 	return p
 }

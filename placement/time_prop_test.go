@@ -1,6 +1,7 @@
 package placement_test
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -26,6 +27,7 @@ type timeCase struct {
 	gpus   []int
 	growth float64
 	job    *workload.Workload
+	gang   *workload.Workload
 	offers []timeOffer
 }
 
@@ -120,9 +122,12 @@ func (c timeCase) problem(g float64) placement.Problem {
 				EnergyPerKWh: dec("0.1")}, d.gpn, d.stock)
 		}
 		o.Availability.LeadTime = time.Duration(d.leadMonths) * provider.Month
-		os = append(os, o)
+		os = append(os, fabric(o))
 	}
-	os = append(os, onDemand("backstop", "9", 1, 0))
+	os = append(os, fabric(onDemand("backstop", "9", 1, 0)))
+	if c.gang != nil {
+		ws = append(ws, *c.gang)
+	}
 	a := bare()
 	a.Horizon = timeHorizon
 	return placement.Problem{Workloads: ws, Offers: os, Assumptions: a,
@@ -253,3 +258,80 @@ func checkFew(t *testing.T, prop func(*rapid.T)) {
 	}
 	rapid.Check(t, prop)
 }
+
+// drawGang adds a gang training run to c: 1 to 16 GPUs, maybe a range of
+// sizes, 1 to 60 days of work, a deadline of 5 to 180 days.
+func drawGang(t *rapid.T, c *timeCase) {
+	gpus := rapid.IntRange(1, 16).Draw(t, "gang GPUs")
+	w := pretrain("gang", gpus, rapid.Float64Range(1, 60).Draw(t, "gang days"),
+		time.Duration(rapid.IntRange(5, 180).Draw(t, "gang deadline days"))*24*time.Hour)
+	if rapid.Bool().Draw(t, "gang range") {
+		w.GangSizes = workload.GangSizes{MinGPUs: max(1, gpus/2), MaxGPUs: 2 * gpus}
+	}
+	c.gang = &w
+}
+
+// checkGang checks that the gang runs on one offer at a size of its range,
+// after the offer's lead time, finishing by its deadline — or is unplaced
+// with the reason (ErrDeadline or ErrStock). It reports whether it is
+// placed.
+func checkGang(t *rapid.T, p placement.Problem, plan placement.Plan) bool {
+	w := p.Workloads[len(p.Workloads)-1]
+	for _, u := range plan.Unplaced {
+		if u.Workload == w.Name {
+			if !errors.Is(u.Err, placement.ErrDeadline) && !errors.Is(u.Err, placement.ErrStock) {
+				t.Fatalf("gang unplaced without a reason: %v", u.Err)
+			}
+			return false
+		}
+	}
+	for _, a := range plan.Assignments {
+		if a.Workload != w.Name {
+			continue
+		}
+		g := a.Gang
+		if g == nil || len(a.Uses) != 1 || a.Uses[0].Offer != g.Offer {
+			t.Fatalf("gang not on one offer: %+v, uses %+v", g, a.Uses)
+		}
+		lo, hi := w.GangSizes.Sizes(w.GPUs)
+		if g.GPUs < lo || g.GPUs > hi || g.Finish > w.Deadline || g.Finish > p.Assumptions.Horizon {
+			t.Fatalf("gang run %+v: size outside [%d, %d] or after its deadline %v", g, lo, hi, w.Deadline)
+		}
+		for _, o := range p.Offers {
+			if o.ID == g.Offer && g.Start < o.LeadTime() {
+				t.Fatalf("gang starts at %v on %s, before its lead time %v", g.Start, o.ID, o.LeadTime())
+			}
+		}
+		return true
+	}
+	t.Fatalf("gang %s neither placed nor unplaced", w.Name)
+	return false
+}
+
+// propGang: a gang runs on one offer and meets its deadline, or is
+// unplaced with the reason; a later deadline never raises the optimum.
+func propGang(t *rapid.T) {
+	c := drawTimeCase(t)
+	c.flat = true
+	drawGang(t, &c)
+	p := c.problem(c.growth)
+	plan := solveProp(t, p)
+	placed := checkGang(t, p, plan)
+	if placed {
+		checkOverTime(t, p, plan)
+	}
+	c.gang.Deadline += time.Duration(rapid.IntRange(1, 90).Draw(t, "later by days")) * 24 * time.Hour
+	q := c.problem(c.growth)
+	later := solveProp(t, q)
+	if placedLater := checkGang(t, q, later); placed && !placedLater {
+		t.Fatalf("a later deadline unplaced the gang")
+	} else if placed == placedLater {
+		if a, b := f64(plan.Total), f64(later.Total); b > a+1e-6*max(1, a) {
+			t.Fatalf("a later deadline raised the optimum: %.6f → %.6f", a, b)
+		}
+	}
+}
+
+func TestGangProperties(t *testing.T) { checkFew(t, propGang) }
+
+func FuzzGangProperties(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propGang)) }

@@ -143,16 +143,17 @@ func TestOverTimeOneEpoch(t *testing.T) {
 
 // TestOverTimeCBC checks Solve over time against cbc on the exported model
 // of random portfolios with growing demand, a year in quarterly epochs,
-// terms of a month to three years and lead times: equal objectives within
-// 1e-6 relative.
+// terms of a month to three years, lead times and gang jobs with ranges of
+// sizes: equal objectives within 1e-6 relative.
 func TestOverTimeCBC(t *testing.T) {
 	bin := cbcPath(t)
 	n := 20
 	if testing.Short() {
 		n = 3
 	}
+	gangs := 0
 	for seed := range uint64(n) {
-		p := timePortfolio(seed+1, 2, 1, 4, 3, provider.Year, 3*provider.Month, seed%2 == 1)
+		p := timePortfolio(seed+1, 2, 1, 2, 4, 3, provider.Year, 3*provider.Month, seed%2 == 1)
 		p.Options.Gap = 1e-9
 		if seed%4 == 3 {
 			p.Options.Solver = placement.CBC
@@ -173,8 +174,16 @@ func TestOverTimeCBC(t *testing.T) {
 		if b, _ := plan.Bound.Float64(); b > want+1e-7*max(1, math.Abs(want)) {
 			t.Errorf("seed %d: bound %.6f above cbc's optimum %.6f", seed, b, want)
 		}
+		for _, a := range plan.Assignments {
+			if g := a.Gang; g != nil {
+				gangs++
+			}
+		}
 		if len(plan.Epochs) < 4 {
 			t.Errorf("seed %d: %d stretches, want at least 4 epochs", seed, len(plan.Epochs))
 		}
+	}
+	if gangs < n {
+		t.Errorf("%d gangs placed in %d problems, want at least %d", gangs, n, n)
 	}
 }
