@@ -446,9 +446,13 @@ func (in *instance) timeline() error {
 	s := &in.s
 	var leads []time.Duration
 	if s.overTime {
+		valid := make([]bool, len(in.p.Workloads))
+		for i, w := range in.p.Workloads {
+			valid[i] = w.Validate() == nil
+		}
 		for _, o := range in.p.Offers {
-			for _, w := range in.p.Workloads {
-				if w.Validate() == nil && compatible(w, o) {
+			for i, w := range in.p.Workloads {
+				if valid[i] && compatible(w, o) {
 					leads = append(leads, o.LeadTime())
 					break
 				}
