@@ -102,6 +102,16 @@
 // covering the horizon and no lead times the model is exactly the one
 // above.
 //
+// Renewal and exit follow from the same columns: at the end of a term the
+// plan may start the offer's next commitment (renew, for as many nodes as
+// the next stretches need), another offer's (switch) or none (drop); an
+// owned server is held to the horizon's end, past its depreciation life at
+// its salvage value with its running costs on (tco's Owned). A workload's
+// one-off lines (setup, the transfer in, the exit — its data moved out at
+// the end) are paid once per offer it is placed on, so a workload that
+// moves between offers across epochs pays leaving one and entering the
+// other; the variable lines of its use are those of the whole horizon.
+//
 // # Gang jobs
 //
 // Over time, a finite job that tolerates no interruption, or that gives a

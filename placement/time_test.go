@@ -187,3 +187,110 @@ func TestOverTimeCBC(t *testing.T) {
 		t.Errorf("%d gangs placed in %d problems, want at least %d", gangs, n, n)
 	}
 }
+
+// TestOverTimeExitCosts: a workload that moves between offers across
+// epochs pays each placement's one-off lines — setup, the transfer in, and
+// the exit (its data moved out at the end) — exactly as tco.Evaluate
+// prices each leg; when leaving costs more than the move saves, the plan
+// stays where it is.
+func TestOverTimeExitCosts(t *testing.T) {
+	lead := 9 * provider.Month
+	a := tco.Assumptions{Horizon: 400 * 24 * time.Hour, Exclude: []provider.Category{provider.Storage, provider.Recovery,
+		provider.Preemption, provider.Staff, provider.Fees, provider.Delay, provider.Inefficiency}}
+	svc := steady("chat", 32, 1)
+	svc.Data.DatasetGB = 2000
+	svc.Setup.EngineerHours = 40
+	own, month := ownedNode("own", "250000", 8, lead), monthly("month", "24", 8, 0)
+	own.Hidden.EgressPerGB, month.Hidden.EgressPerGB = dec("0.05"), dec("0.09")
+	p := placement.Problem{Workloads: []workload.Workload{svc}, Offers: []provider.Offer{own, month}, Assumptions: a,
+		Options: placement.Options{OverTime: true, Period: 24 * time.Hour, Slices: 2}}
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(plan.Assignments[0].Uses); n != 2 {
+		t.Fatalf("%d offers used, want the bridge and the owned servers:\n%v", n, plan)
+	}
+	want, exits := decimal.Zero, 0
+	for _, leg := range []struct {
+		o provider.Offer
+		h time.Duration
+	}{{month, lead}, {own, a.Horizon - lead}} {
+		b := a
+		b.Horizon = leg.h
+		r, err := tco.Evaluate(svc, leg.o, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = want.Add(r.Total)
+	}
+	for _, u := range plan.Assignments[0].Uses {
+		for _, l := range u.Lines {
+			if l.Category == provider.Exit {
+				exits++
+			}
+		}
+	}
+	if exits != 2 || plan.Total.Sub(want).Abs().GreaterThan(dec("0.01")) {
+		t.Errorf("total %s with %d exit lines, want tco.Evaluate's %s of the legs with 2", plan.Total, exits, want)
+	}
+	// Leaving the owned servers costs more than they save: stay rented.
+	own.Hidden.EgressPerGB = dec("200")
+	p.Offers[0] = own
+	plan, err = placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := plan.Assignments[0].Uses; len(u) != 1 || u[0].Offer != "month" {
+		t.Errorf("with a dear exit the plan moves anyway: %+v", u)
+	}
+}
+
+// TestOverTimeRenewAndKeep: a 1-year reservation is renewed for what the
+// second year needs and the rest dropped; an owned server bought at the
+// start is kept past its one-year depreciation life to the horizon's end,
+// priced as tco.Evaluate prices it (salvage value, running costs on).
+func TestOverTimeRenewAndKeep(t *testing.T) {
+	a := bare()
+	a.Horizon = 2 * provider.Year
+	drop := workload.Steps{Cycle: 2 * provider.Year, Steps: []workload.Step{{Start: 0, Value: 1}, {Start: provider.Year, Value: 0.25}}}
+	svc := workload.Workload{Name: "svc", Kind: workload.Inference, GPUs: 32, Demand: drop, Horizon: a.Horizon,
+		Interruption: workload.Interruption{Tolerance: workload.Stateless}}
+	p := placement.Problem{Workloads: []workload.Workload{svc}, Offers: []provider.Offer{reserved("res", "20", 8, 0), onDemand("od", "40", 8, 0)},
+		Assumptions: a, Options: placement.Options{OverTime: true, Period: 24 * time.Hour, Slices: 2}}
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var started []int
+	for _, e := range plan.Epochs {
+		for _, h := range e.Started {
+			started = append(started, h.Nodes)
+		}
+	}
+	if len(started) != 2 || started[0] != 4 || started[1] != 1 {
+		t.Errorf("reservations started %v, want 4 nodes in year 1 and 1 renewed in year 2\n%v", started, plan)
+	}
+	// An owned server with a one-year life, kept for 30 months.
+	o := ownedNode("own", "120000", 8, 0)
+	life := o.Pricing.(provider.Owned)
+	life.UsefulLifeYears, life.SalvagePerNode, life.Resale = 1, dec("20000"), provider.Resale{}
+	o.Pricing = life
+	a.Horizon = 30 * provider.Month
+	keep := steady("keep", 8, 1)
+	keep.Horizon = a.Horizon
+	p = placement.Problem{Workloads: []workload.Workload{keep}, Offers: []provider.Offer{o, onDemand("od", "40", 8, 0)},
+		Assumptions: a, Options: placement.Options{OverTime: true, Period: 24 * time.Hour, Slices: 2}}
+	plan, err = placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := tco.Evaluate(keep, o, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := plan.Commitments; len(c) != 1 || c[0].Offer != "own" || len(c[0].Held) != 1 || c[0].Held[0].End != a.Horizon ||
+		plan.Total.Sub(r.Total).Abs().GreaterThan(dec("0.01")) {
+		t.Errorf("plan %s, want the owned server kept to %v at tco.Evaluate's %s\n%v", plan.Total, a.Horizon, r.Total, plan)
+	}
+}
