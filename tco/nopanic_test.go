@@ -1,6 +1,7 @@
 package tco_test
 
 import (
+	"io"
 	"math"
 	"testing"
 	"time"
@@ -65,20 +66,30 @@ func extremePricing(t *rapid.T, depth int) provider.Pricing {
 	case 2:
 		return provider.Reserved{Term: extremeDuration(t, "term"), UpfrontPerNode: extremeMoney(t, "upfront"), RecurringPerHour: extremeMoney(t, "recurring")}
 	case 3:
-		idle := extremeFloat(t, "idle kW")
-		return provider.Owned{
-			PurchasePerNode: extremeMoney(t, "purchase"), UsefulLifeYears: rapid.IntRange(1, 100).Draw(t, "life"),
-			Method: provider.Depreciation(rapid.IntRange(0, 2).Draw(t, "depreciation")), IdlePowerKW: idle,
-			MaxPowerKW: idle + extremeFloat(t, "busy kW"), PUE: 1 + 9*extremeFraction(t, "PUE excess"),
-			EnergyPerKWh: extremeMoney(t, "energy"), ColocationPerKWMonth: extremeMoney(t, "colocation"),
-			MaintenanceFractionPerYear: extremeFraction(t, "maintenance"), StaffFTEPerNode: extremeFloat(t, "staff per node"),
-			StaffCostPerYear: extremeMoney(t, "staff cost"), ProcurementLeadTime: extremeDuration(t, "procurement"),
-		}
+		return extremeOwned(t)
 	}
 	if depth > 2 {
 		return provider.ProRata(extremeMoney(t, "base rate"))
 	}
 	return provider.Credit{Base: extremePricing(t, depth+1), Amount: extremeMoney(t, "credit")}
+}
+
+func extremeOwned(t *rapid.T) provider.Owned {
+	idle := extremeFloat(t, "idle kW")
+	o := provider.Owned{
+		PurchasePerNode: extremeMoney(t, "purchase"), UsefulLifeYears: rapid.IntRange(1, 100).Draw(t, "life"),
+		Method: provider.Depreciation(rapid.IntRange(0, 2).Draw(t, "depreciation")), IdlePowerKW: idle,
+		MaxPowerKW: idle + extremeFloat(t, "busy kW"), PUE: 1 + 9*extremeFraction(t, "PUE excess"),
+		EnergyPerKWh: extremeMoney(t, "energy"), ColocationPerKWMonth: extremeMoney(t, "colocation"),
+		MaintenanceFractionPerYear: extremeFraction(t, "maintenance"), StaffFTEPerNode: extremeFloat(t, "staff per node"),
+		StaffCostPerYear: extremeMoney(t, "staff cost"), ProcurementLeadTime: extremeDuration(t, "procurement"),
+	}
+	o.SalvagePerNode = o.PurchasePerNode.Mul(decimal.NewFromFloat(extremeFraction(t, "salvage share"))).Round(2)
+	if rapid.Bool().Draw(t, "resale curve") {
+		age := extremeDuration(t, "first resale age")
+		o.Resale = provider.Resale{Points: []provider.ResalePoint{{Age: max(age, 1), Fraction: extremeFraction(t, "resale fraction")}}}
+	}
+	return o
 }
 
 func extremeOffer(t *rapid.T, id string) provider.Offer {
@@ -162,6 +173,9 @@ func propExtremeInputsNoPanic(t *rapid.T) {
 		if !sum.Equal(r.Total) {
 			t.Fatalf("lines sum to %s, total %s", sum, r.Total)
 		}
+		_ = r.String()
+		_ = r.WriteCSV(io.Discard)
+		_, _ = r.MarshalJSON()
 	}
 	if tm, err := tco.CostTerms(w, o, a); err == nil {
 		_, _ = tm.Cost(tm.Own)
@@ -172,8 +186,14 @@ func propExtremeInputsNoPanic(t *rapid.T) {
 	}
 	_, _ = tco.Sensitivity(w, o, a, tco.PriceScale, []float64{0, 2})
 	own := extremeOffer(t, "own")
-	own.Pricing = evalOwned()
-	_, _ = tco.BreakEven(w, o, own, a)
+	if rapid.Bool().Draw(t, "extreme owned") {
+		own.Pricing = extremeOwned(t)
+	} else {
+		own.Pricing = evalOwned()
+	}
+	if be, err := tco.BreakEven(w, o, own, a); err == nil {
+		_ = be.OwnCheaperAt(0.5)
+	}
 	_, _ = tco.Rank(w, []provider.Offer{o, own}, a)
 }
 
