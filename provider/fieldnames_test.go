@@ -288,3 +288,32 @@ func TestImportOffersValidationColumns(t *testing.T) {
 		})
 	}
 }
+
+// TestTypeErrorsNameJSONPath: a value of the wrong JSON type is reported
+// at its line and column under its path in the file, not under the Go
+// struct that decodes it, in an offer, a pricing and a credit's base alike.
+func TestTypeErrorsNameJSONPath(t *testing.T) {
+	tests := []struct{ name, offer, want string }{
+		{"offer field", `"gpusPerNode": "eight"`, `gpusPerNode: a JSON string where a whole number belongs`},
+		{"nested field", `"availability": {"maxNodes": 1.5}`, `availability.maxNodes: a JSON number 1.5 where a whole number belongs`},
+		{"boolean", `"gpu": {"memoryGiB": true}`, `gpu.memoryGiB: a JSON bool where a number belongs`},
+		{"pricing field", `"pricing": {"mode": "metered", "increment": 5}`, `pricing.increment: a JSON number where a string belongs`},
+		{"pricing mode", `"pricing": {"mode": 5}`, `pricing.mode: a JSON number where a string belongs`},
+		{"credit's base", `"pricing": {"mode": "credit", "base": {"mode": "owned", "usefulLifeYears": "five"}}`,
+			`pricing.base.usefulLifeYears: a JSON string where a whole number belongs`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := `{"currency": "USD", "asOf": "2026-01-01", "offers": [{"id": "x",` + "\n  " + tt.offer + `}]}`
+			_, err := provider.ParseCatalog([]byte(doc))
+			var je *provider.JSONError
+			var te *json.UnmarshalTypeError
+			if !errors.Is(err, provider.ErrMalformed) || !errors.As(err, &je) || je.Line != 2 || !errors.As(err, &te) {
+				t.Fatalf("error %v: want ErrMalformed, a *JSONError on line 2 and the *json.UnmarshalTypeError", err)
+			}
+			if msg := err.Error(); !strings.Contains(msg, "malformed value: "+tt.want) || strings.Contains(msg, "Go struct") || strings.Count(msg, "provider:") != 1 {
+				t.Errorf("message %q, want it to say %q once prefixed, naming no Go struct", msg, tt.want)
+			}
+		})
+	}
+}

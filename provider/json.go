@@ -110,8 +110,11 @@ type Decoder struct {
 
 	// depth counts the pricings being decoded around the current one.
 	depth int
-	// doc is the whole document being decoded, for error positions.
-	doc []byte
+	// doc is the whole document being decoded, for error positions; path
+	// is the JSON path of the pricing being decoded in it ("pricing",
+	// "pricing.base"), for the paths of type errors.
+	doc  []byte
+	path string
 }
 
 // MaxPricingDepth bounds how deeply pricings may nest: a chain of at most
@@ -151,6 +154,7 @@ func (d Decoder) Pricing(data []byte) (Pricing, error) {
 		Mode string `json:"mode"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
+		rootTypeError(err, d.path)
 		return nil, fmt.Errorf("provider: pricing: %w", nested{positioned(d.doc, data, err)})
 	}
 	if head.Mode == "" {
@@ -329,6 +333,7 @@ func decodeInto[P Pricing, W any](conv func(W) P) PricingDecoder {
 			if fe := enumProblem(err, pricingEnums); fe != nil {
 				return nil, fe
 			}
+			rootTypeError(err, d.path)
 			var zero P
 			return nil, fmt.Errorf("provider: %s pricing: %w", zero.Mode(), nested{positioned(d.doc, raw, err)})
 		}
@@ -511,6 +516,7 @@ func decodeCredit(raw json.RawMessage, d Decoder) (Pricing, error) {
 	if len(w.Base) == 0 || string(w.Base) == "null" {
 		return Credit{Amount: decimal.Decimal(w.Amount)}, nil
 	}
+	d.path = joinPath(d.path, "base")
 	base, err := d.Pricing(w.Base)
 	if err != nil {
 		var fe *FieldError
@@ -613,6 +619,7 @@ func (w offerJSON) offer(d Decoder) (Offer, error) {
 	if len(w.Pricing) == 0 || string(w.Pricing) == "null" {
 		return o, nil // Validate reports the missing pricing
 	}
+	d.path = "pricing"
 	p, err := d.Pricing(w.Pricing)
 	if err != nil {
 		var fe *FieldError

@@ -2,9 +2,11 @@ package provider
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 )
 
@@ -39,6 +41,9 @@ func positioned(doc, part []byte, err error) error {
 		off = se.Offset
 	case errors.As(err, &te):
 		off = te.Offset
+		if te.Field != "" {
+			err = typeError{te}
+		}
 	default:
 		return err
 	}
@@ -59,6 +64,65 @@ func positioned(doc, part []byte, err error) error {
 	line := 1 + bytes.Count(doc[:at], []byte{'\n'})
 	col := at - bytes.LastIndexByte(doc[:at], '\n')
 	return &JSONError{Line: line, Column: col, Err: err}
+}
+
+// typeError is a JSON value of the wrong type, named by its path in the
+// JSON decoded (encoding/json's own message names the Go struct instead).
+type typeError struct{ te *json.UnmarshalTypeError }
+
+func (e typeError) Error() string {
+	return fmt.Sprintf("%v: %s: a JSON %s where %s belongs", ErrMalformed, echoPath(e.te.Field), echoPath(e.te.Value), jsonKind(e.te.Type))
+}
+
+func (e typeError) Unwrap() []error { return []error{ErrMalformed, e.te} }
+
+// rootTypeError prefixes the path of the JSON type error in err, if any,
+// with the path of the object it was decoded from, so that an error in a
+// pricing names "pricing.increment" as an error in an offer names
+// "availability.maxNodes". err is encoding/json's own, made for this call
+// and not yet in any message.
+func rootTypeError(err error, prefix string) {
+	var te *json.UnmarshalTypeError
+	if prefix != "" && errors.As(err, &te) && te.Field != "" {
+		te.Field = prefix + "." + te.Field
+	}
+}
+
+// joinPath joins two parts of a JSON path with a dot.
+func joinPath(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "." + b
+}
+
+// echoPath cuts a path or a value kind as echo cuts a value, unquoted.
+func echoPath(s string) string { return strings.TrimSuffix(strings.TrimPrefix(echo(s), `"`), `"`) }
+
+// jsonKind names the JSON values that decode into t.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "another value"
+	}
+	if reflect.PointerTo(t).Implements(reflect.TypeFor[encoding.TextUnmarshaler]()) {
+		return "a string"
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "another value"
 }
 
 // offerID returns the "id" of an offer's JSON object, or "" when it has none
