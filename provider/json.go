@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"time"
 	"unicode/utf8"
 
@@ -177,8 +178,10 @@ func (d Decoder) Pricing(data []byte) (Pricing, error) {
 }
 
 // Offer decodes one offer. It does not validate it. Its errors name the
-// offer by its "id" and locate JSON syntax and type errors by line and column
-// (a *JSONError).
+// offer by its "id", locate JSON syntax and type errors by line and column
+// (a *JSONError) and name a value of the wrong type, or one that does not
+// parse as its field's (an amount, a duration, a date, a name), by its path
+// in the offer's JSON (a *FieldError for the latter).
 func (d Decoder) Offer(data []byte) (Offer, error) { return d.offerIn(data, data) }
 
 // offerIn decodes the offer raw, a part of the document doc (for positions).
@@ -188,6 +191,10 @@ func (d Decoder) offerIn(doc, raw []byte) (Offer, error) {
 	if err := strict(raw, &w); err != nil {
 		id := offerID(raw)
 		if fe := enumProblem(err, offerEnums); fe != nil {
+			fe.Offer = id
+			return Offer{}, fe
+		}
+		if fe := located(raw, reflect.TypeFor[offerJSON](), err); fe != nil {
 			fe.Offer = id
 			return Offer{}, fe
 		}
@@ -216,6 +223,9 @@ func (d Decoder) offerIn(doc, raw []byte) (Offer, error) {
 func (d Decoder) Catalog(data []byte) (Catalog, error) {
 	var w catalogJSON
 	if err := strict(data, &w); err != nil {
+		if fe := located(data, reflect.TypeFor[catalogJSON](), err); fe != nil {
+			return Catalog{}, fe
+		}
 		return Catalog{}, fmt.Errorf("provider: catalog: %w", nested{positioned(data, nil, err)})
 	}
 	c := Catalog{Currency: w.Currency, AsOf: time.Time(w.AsOf)}
@@ -331,6 +341,9 @@ func decodeInto[P Pricing, W any](conv func(W) P) PricingDecoder {
 		var w W
 		if err := strict(raw, &w); err != nil {
 			if fe := enumProblem(err, pricingEnums); fe != nil {
+				return nil, fe
+			}
+			if fe := located(raw, reflect.TypeFor[W](), err); fe != nil {
 				return nil, fe
 			}
 			rootTypeError(err, d.path)
@@ -511,6 +524,9 @@ type creditJSON struct {
 func decodeCredit(raw json.RawMessage, d Decoder) (Pricing, error) {
 	var w creditJSON
 	if err := strict(raw, &w); err != nil {
+		if fe := located(raw, reflect.TypeFor[creditJSON](), err); fe != nil {
+			return nil, fe
+		}
 		return nil, fmt.Errorf("provider: credit pricing: %w", malformed(err))
 	}
 	if len(w.Base) == 0 || string(w.Base) == "null" {

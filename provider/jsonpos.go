@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 )
 
@@ -145,3 +146,94 @@ type nested struct{ err error }
 func (n nested) Error() string { return strings.TrimPrefix(n.err.Error(), "provider: ") }
 
 func (n nested) Unwrap() error { return n.err }
+
+// located returns the problem of a JSON value whose own decoding (an
+// amount, a duration, a date) failed, err: encoding/json does not say where
+// the value is, so located finds it by decoding the object of struct type t
+// in raw again, one field at a time. It returns a *FieldError naming the
+// field's path, wrapping err, or nil when err is a syntax, type or field
+// error, or no single field fails alone.
+func located(raw []byte, t reflect.Type, err error) *FieldError {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	var fe *FieldError
+	if errors.As(err, &se) || errors.As(err, &te) || errors.As(err, &fe) {
+		return nil
+	}
+	path, ok := locate(raw, t, "")
+	if !ok {
+		return nil
+	}
+	return &FieldError{Field: path, Err: nested{err}}
+}
+
+// maxLocateDepth bounds how deeply locate looks into nested objects.
+const maxLocateDepth = 8
+
+// locate returns the path, below prefix, of the first field of the JSON
+// object raw that does not decode into its field of the struct type t.
+func locate(raw []byte, t reflect.Type, prefix string) (string, bool) {
+	return locateIn(raw, t, prefix, 0)
+}
+
+func locateIn(raw []byte, t reflect.Type, prefix string, depth int) (string, bool) {
+	if depth > maxLocateDepth {
+		return "", false
+	}
+	switch {
+	case t.Kind() == reflect.Struct && !decodesItself(t):
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			return "", false
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" || !f.IsExported() {
+				continue
+			}
+			v, ok := obj[name]
+			if !ok {
+				for k, kv := range obj {
+					if strings.EqualFold(k, name) {
+						v, ok = kv, true
+						break
+					}
+				}
+			}
+			if !ok {
+				continue
+			}
+			if path, bad := locateIn(v, f.Type, joinPath(prefix, name), depth+1); bad {
+				return path, true
+			}
+		}
+		return "", false
+	case t.Kind() == reflect.Pointer && !decodesItself(t):
+		if string(bytes.TrimSpace(raw)) == "null" {
+			return "", false
+		}
+		return locateIn(raw, t.Elem(), prefix, depth+1)
+	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 && !decodesItself(t):
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return "", false
+		}
+		for i, item := range items {
+			if path, bad := locateIn(item, t.Elem(), prefix+"["+strconv.Itoa(i)+"]", depth+1); bad {
+				return path, true
+			}
+		}
+		return "", false
+	}
+	if json.Unmarshal(raw, reflect.New(t).Interface()) != nil {
+		return prefix, true
+	}
+	return "", false
+}
+
+// decodesItself reports whether values of t decode themselves from JSON.
+func decodesItself(t reflect.Type) bool {
+	p := reflect.PointerTo(t)
+	return p.Implements(reflect.TypeFor[json.Unmarshaler]()) || p.Implements(reflect.TypeFor[encoding.TextUnmarshaler]())
+}
