@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gputco/gputco/internal/duration"
+	"github.com/gputco/gputco/internal/jsonpath"
 	"github.com/gputco/gputco/internal/vocab"
 	"github.com/shopspring/decimal"
 )
@@ -532,7 +533,7 @@ func decodeCredit(raw json.RawMessage, d Decoder) (Pricing, error) {
 	if len(w.Base) == 0 || string(w.Base) == "null" {
 		return Credit{Amount: decimal.Decimal(w.Amount)}, nil
 	}
-	d.path = joinPath(d.path, "base")
+	d.path = jsonpath.Join(d.path, "base")
 	base, err := d.Pricing(w.Base)
 	if err != nil {
 		var fe *FieldError

@@ -2,13 +2,13 @@ package provider
 
 import (
 	"bytes"
-	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
+
+	"github.com/gputco/gputco/internal/jsonpath"
 )
 
 // JSONError is a JSON syntax or type error at a position of the document
@@ -72,7 +72,7 @@ func positioned(doc, part []byte, err error) error {
 type typeError struct{ te *json.UnmarshalTypeError }
 
 func (e typeError) Error() string {
-	return fmt.Sprintf("%v: %s: a JSON %s where %s belongs", ErrMalformed, echoPath(e.te.Field), echoPath(e.te.Value), jsonKind(e.te.Type))
+	return fmt.Sprintf("%v: %s: %s", ErrMalformed, echoPath(e.te.Field), echoPath(jsonpath.Mismatch(e.te)))
 }
 
 func (e typeError) Unwrap() []error { return []error{ErrMalformed, e.te} }
@@ -89,42 +89,8 @@ func rootTypeError(err error, prefix string) {
 	}
 }
 
-// joinPath joins two parts of a JSON path with a dot.
-func joinPath(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "." + b
-}
-
 // echoPath cuts a path or a value kind as echo cuts a value, unquoted.
 func echoPath(s string) string { return strings.TrimSuffix(strings.TrimPrefix(echo(s), `"`), `"`) }
-
-// jsonKind names the JSON values that decode into t.
-func jsonKind(t reflect.Type) string {
-	if t == nil {
-		return "another value"
-	}
-	if reflect.PointerTo(t).Implements(reflect.TypeFor[encoding.TextUnmarshaler]()) {
-		return "a string"
-	}
-	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "a whole number"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	}
-	return "another value"
-}
 
 // offerID returns the "id" of an offer's JSON object, or "" when it has none
 // or is not an object.
@@ -160,80 +126,9 @@ func located(raw []byte, t reflect.Type, err error) *FieldError {
 	if errors.As(err, &se) || errors.As(err, &te) || errors.As(err, &fe) {
 		return nil
 	}
-	path, ok := locate(raw, t, "")
+	path, _, ok := jsonpath.Locate(raw, t, "")
 	if !ok {
 		return nil
 	}
 	return &FieldError{Field: path, Err: nested{err}}
-}
-
-// maxLocateDepth bounds how deeply locate looks into nested objects.
-const maxLocateDepth = 8
-
-// locate returns the path, below prefix, of the first field of the JSON
-// object raw that does not decode into its field of the struct type t.
-func locate(raw []byte, t reflect.Type, prefix string) (string, bool) {
-	return locateIn(raw, t, prefix, 0)
-}
-
-func locateIn(raw []byte, t reflect.Type, prefix string, depth int) (string, bool) {
-	if depth > maxLocateDepth {
-		return "", false
-	}
-	switch {
-	case t.Kind() == reflect.Struct && !decodesItself(t):
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(raw, &obj) != nil {
-			return "", false
-		}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name == "" || name == "-" || !f.IsExported() {
-				continue
-			}
-			v, ok := obj[name]
-			if !ok {
-				for k, kv := range obj {
-					if strings.EqualFold(k, name) {
-						v, ok = kv, true
-						break
-					}
-				}
-			}
-			if !ok {
-				continue
-			}
-			if path, bad := locateIn(v, f.Type, joinPath(prefix, name), depth+1); bad {
-				return path, true
-			}
-		}
-		return "", false
-	case t.Kind() == reflect.Pointer && !decodesItself(t):
-		if string(bytes.TrimSpace(raw)) == "null" {
-			return "", false
-		}
-		return locateIn(raw, t.Elem(), prefix, depth+1)
-	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 && !decodesItself(t):
-		var items []json.RawMessage
-		if json.Unmarshal(raw, &items) != nil {
-			return "", false
-		}
-		for i, item := range items {
-			if path, bad := locateIn(item, t.Elem(), prefix+"["+strconv.Itoa(i)+"]", depth+1); bad {
-				return path, true
-			}
-		}
-		return "", false
-	}
-	if json.Unmarshal(raw, reflect.New(t).Interface()) != nil {
-		return prefix, true
-	}
-	return "", false
-}
-
-// decodesItself reports whether values of t decode themselves from JSON.
-func decodesItself(t reflect.Type) bool {
-	p := reflect.PointerTo(t)
-	return p.Implements(reflect.TypeFor[json.Unmarshaler]()) || p.Implements(reflect.TypeFor[encoding.TextUnmarshaler]())
 }
