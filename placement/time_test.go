@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -292,5 +294,47 @@ func TestOverTimeRenewAndKeep(t *testing.T) {
 	if c := plan.Commitments; len(c) != 1 || c[0].Offer != "own" || len(c[0].Held) != 1 || c[0].Held[0].End != a.Horizon ||
 		plan.Total.Sub(r.Total).Abs().GreaterThan(dec("0.01")) {
 		t.Errorf("plan %s, want the owned server kept to %v at tco.Evaluate's %s\n%v", plan.Total, a.Horizon, r.Total, plan)
+	}
+}
+
+// TestOverTimeInvalid: bad epochs are ErrInvalid errors naming the option;
+// an offer whose lead time reaches the horizon's end excludes it with
+// ErrLeadTime, and a service with nothing to run on before its offers
+// arrive is unplaced with ErrLeadTime.
+func TestOverTimeInvalid(t *testing.T) {
+	a := bare()
+	base := placement.Problem{Workloads: []workload.Workload{steady("s", 8, 1)}, Offers: []provider.Offer{onDemand("od", "4", 8, 0)},
+		Assumptions: a, Options: placement.Options{Period: 24 * time.Hour}}
+	for _, c := range []struct {
+		name  string
+		epoch time.Duration
+	}{{"negative epoch", -provider.Month}, {"epoch below the period", time.Hour}, {"too many epochs", 10 * time.Minute}} {
+		p := base
+		p.Options.Epoch = c.epoch
+		if c.name == "too many epochs" {
+			p.Options.Period, p.Options.Slices = 10*time.Minute, 1
+		}
+		if _, err := placement.Solve(context.Background(), p); !errors.Is(err, placement.ErrInvalid) || !strings.Contains(err.Error(), "Options.Epoch") {
+			t.Errorf("%s: err = %v, want ErrInvalid naming Options.Epoch", c.name, err)
+		}
+	}
+	p := base
+	p.Options.OverTime = true
+	late := ownedNode("late", "100000", 8, 2*provider.Year)
+	p.Offers = []provider.Offer{late}
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Unplaced) != 1 || !errors.Is(plan.Unplaced[0].Err, placement.ErrLeadTime) {
+		t.Errorf("unplaced %+v, want the service excluded by the lead time", plan.Unplaced)
+	}
+	p.Offers = []provider.Offer{ownedNode("soon", "100000", 8, provider.Month)}
+	plan, err = placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Unplaced) != 1 || !errors.Is(plan.Unplaced[0].Err, placement.ErrLeadTime) {
+		t.Errorf("unplaced %+v, want the service unplaced: no capacity in its first month", plan.Unplaced)
 	}
 }
