@@ -97,7 +97,8 @@
 // (ErrLeadTime). The plan reports each stretch in Plan.Epochs (commitments
 // started with their order and arrival, nodes held, uses by tier, GPUs per
 // slice by tier and offer) and each commitment in Commitment.Held; a
-// commitment's lines discount from its start. tco prices a lead time's delay
+// commitment's lines discount from its start (the lines of uses, as
+// before, spread over the horizon). tco prices a lead time's delay
 // (CostOfDelayPerDay) as today: a one-off of the placement. With one epoch
 // covering the horizon and no lead times the model is exactly the one
 // above.

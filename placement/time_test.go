@@ -338,3 +338,71 @@ func TestOverTimeInvalid(t *testing.T) {
 		t.Errorf("unplaced %+v, want the service unplaced: no capacity in its first month", plan.Unplaced)
 	}
 }
+
+// TestOverTimeJSON: the plan's JSON carries, per stretch and slice, the
+// GPUs by tier and by offer (the chart's data), the tiers adding up to the
+// offers, and each commitment's terms held.
+func TestOverTimeJSON(t *testing.T) {
+	a := bare()
+	a.Horizon = 400 * 24 * time.Hour
+	p := placement.Problem{
+		Workloads:   []workload.Workload{steady("chat", 32, 1)},
+		Offers:      []provider.Offer{ownedNode("own", "250000", 8, 9*provider.Month), onDemand("od", "32", 8, 0), monthly("month", "24", 8, 0)},
+		Assumptions: a, Options: placement.Options{OverTime: true, Period: 24 * time.Hour, Slices: 4},
+	}
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j struct {
+		Epochs []struct {
+			Epoch  int    `json:"epoch"`
+			Start  string `json:"start"`
+			Slices []struct {
+				Start             string `json:"start"`
+				Base, Burst, Spot float64
+				Offers            map[string]float64 `json:"offers"`
+			} `json:"slices"`
+		} `json:"epochs"`
+		Commitments []struct {
+			Offer string `json:"offer"`
+			Held  []struct {
+				Order, Start, End string
+				Nodes             int
+			} `json:"held"`
+		} `json:"commitments"`
+	}
+	if err := json.Unmarshal(b, &j); err != nil {
+		t.Fatal(err)
+	}
+	if len(j.Epochs) != 3 || j.Epochs[1].Start != (9*provider.Month).String() {
+		t.Fatalf("epochs %+v, want 3 stretches, the second from the arrival", j.Epochs)
+	}
+	for _, e := range j.Epochs {
+		if len(e.Slices) != 4 {
+			t.Fatalf("stretch %s: %d slices, want 4", e.Start, len(e.Slices))
+		}
+		for i, sl := range e.Slices {
+			sum := 0.0
+			for _, v := range sl.Offers {
+				sum += v
+			}
+			if tiers := sl.Base + sl.Burst + sl.Spot; math.Abs(tiers-sum) > 1e-9 || math.Abs(sum-32) > 1e-6 {
+				t.Errorf("stretch %s slice %d: tiers %g, offers %g, want 32 both", e.Start, i, tiers, sum)
+			}
+		}
+	}
+	found := false
+	for _, c := range j.Commitments {
+		if c.Offer == "own" {
+			found = len(c.Held) == 1 && c.Held[0].Start == (9*provider.Month).String() && c.Held[0].Order == "0s" && c.Held[0].Nodes == 4
+		}
+	}
+	if !found {
+		t.Errorf("owned commitment's held terms missing or wrong: %s", b)
+	}
+}
