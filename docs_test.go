@@ -232,3 +232,98 @@ func parseFileDecls(t *testing.T, path string) map[string]bool {
 	}
 	return out
 }
+
+// TestREADMEImports: the README's sentence on what provider, workload and
+// tco import from the module names every such import, so that it stays
+// true as internal packages come and go.
+func TestREADMEImports(t *testing.T) {
+	sec := section(t, readme(t), "## Packages")
+	i := strings.Index(sec, "`provider` and `workload` import nothing else")
+	if i < 0 {
+		t.Fatal("README's package section does not say what provider and workload import")
+	}
+	sentence := sec[i:]
+	const module = "github.com/gputco/gputco/"
+	for _, dir := range []string{"provider", "workload", "tco"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				p := strings.Trim(imp.Path.Value, `"`)
+				if strings.HasPrefix(p, module) && !strings.Contains(sentence, "`"+strings.TrimPrefix(p, module)+"`") {
+					t.Errorf("%s imports %s, which the README's sentence on imports does not name", path, p)
+				}
+			}
+		}
+	}
+}
+
+// slug is GitHub's anchor of a Markdown heading: lower case, spaces to
+// hyphens, punctuation other than hyphens and underscores dropped.
+func slug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// TestDocsLinks: every link of the README and the notes under docs/ to a
+// file of the repository points to one that exists, and every #anchor to a
+// heading of its target.
+func TestDocsLinks(t *testing.T) {
+	texts := docTexts(t)
+	anchors := func(path string) map[string]bool {
+		text, ok := texts[path]
+		if !ok {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return nil
+			}
+			text = string(data)
+		}
+		out := map[string]bool{}
+		for _, m := range regexp.MustCompile(`(?m)^#+ (.+)$`).FindAllStringSubmatch(text, -1) {
+			out[slug(m[1])] = true
+		}
+		return out
+	}
+	links := 0
+	for path, text := range texts {
+		for _, m := range regexp.MustCompile(`\]\(([^)\s]+)\)`).FindAllStringSubmatch(text, -1) {
+			target, anchor, _ := strings.Cut(m[1], "#")
+			if strings.Contains(target, "://") {
+				continue
+			}
+			links++
+			file := path
+			if target != "" {
+				file = filepath.Join(filepath.Dir(path), target)
+				if _, err := os.Stat(file); err != nil {
+					t.Errorf("%s links to %s, which does not exist", path, m[1])
+					continue
+				}
+			}
+			if anchor != "" && !anchors(file)[anchor] {
+				t.Errorf("%s links to %s: %s has no heading #%s", path, m[1], file, anchor)
+			}
+		}
+	}
+	if links < 20 {
+		t.Errorf("%d links checked: the pattern no longer matches the documentation", links)
+	}
+}

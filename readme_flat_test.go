@@ -26,7 +26,7 @@ func (f Flat) Mode() string { return "flat" }
 
 func (f Flat) Validate() error {
 	if f.FeePerNodeMonth.IsNegative() {
-		return &provider.FieldError{Field: "FeePerNodeMonth", Value: f.FeePerNodeMonth.String(), Err: provider.ErrNegative}
+		return &provider.FieldError{Field: "feePerNodeMonth", Value: f.FeePerNodeMonth.String(), Err: provider.ErrNegative}
 	}
 	return nil
 }
