@@ -406,3 +406,42 @@ func TestOverTimeJSON(t *testing.T) {
 		t.Errorf("owned commitment's held terms missing or wrong: %s", b)
 	}
 }
+
+// TestOverTimePresentValue: a commitment's lines discount from its start —
+// the owned servers that arrive after nine months are worth tco's present
+// value of their leg, discounted nine months more; the bridge is tco's
+// present value of its own leg.
+func TestOverTimePresentValue(t *testing.T) {
+	lead := 9 * provider.Month
+	a := bare()
+	a.Horizon = 400 * 24 * time.Hour
+	a.DiscountRatePerYear = 0.1
+	own := ownedNode("own", "250000", 8, lead)
+	flat := own.Pricing.(provider.Owned)
+	flat.MaxPowerKW = flat.IdlePowerKW // no variable lines: only the commitments' lines discount
+	own.Pricing = flat
+	month := monthly("month", "24", 8, 0)
+	p := placement.Problem{Workloads: []workload.Workload{steady("chat", 32, 1)}, Offers: []provider.Offer{own, month},
+		Assumptions: a, Options: placement.Options{OverTime: true, Period: 24 * time.Hour, Slices: 2}}
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pv := func(o provider.Offer, h time.Duration) float64 {
+		b := a
+		b.Horizon = h
+		r, err := tco.Evaluate(p.Workloads[0], o, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := r.PresentValue.Float64()
+		return v
+	}
+	want := pv(month, lead) + math.Pow(1.1, -lead.Hours()/provider.Year.Hours())*pv(own, a.Horizon-lead)
+	if got, _ := plan.PresentValue.Float64(); math.Abs(got-want) > 0.05 {
+		t.Errorf("present value %.4f, want %.4f\n%v", got, want, plan)
+	}
+	if !plan.PresentValue.LessThan(plan.Total) {
+		t.Errorf("present value %s not below the total %s at 10 %%", plan.PresentValue, plan.Total)
+	}
+}
