@@ -65,7 +65,9 @@
 // demand curves at a_σ (d_wσt = GPUs_w · peak of the curve over
 // [a_σ + s_t, a_σ + s_t + Δ_t)), so growth shows; its slices weigh
 // R_σ = (b_σ − a_σ)/P, and a job's slice the repetitions within σ that end
-// before its deadline, as above with D_j − a_σ for D_j. The slices t of the
+// before its deadline, as above with D_j − a_σ for D_j (a stretch shorter
+// than the period, as a bridge of days can be, weighs its fraction of one
+// period). The slices t of the
 // model are the period's slices in every stretch (T·|σ| of them), and the
 // equations above hold over them, with these changes:
 //
@@ -85,7 +87,9 @@
 // may change at the next (use monthly epochs to let it change every month).
 // Without a term (owned hardware) it covers the stretches to the horizon's
 // end. F_kc is tco.Terms.FixedPerNode of the offer prepared (with the first
-// workload that uses it) for the span held, b_last − a_σ: whole terms of a
+// workload that uses it, at a constant demand, its mean over the stretches
+// held: fixed terms are per node held, and a constant is priced in closed
+// form) for the span held, b_last − a_σ: whole terms of a
 // reservation even past the horizon's end, and for owned hardware the
 // purchase, the running costs and the resale value (or book value) at the
 // age it has at the horizon's end credited back. Variable, one-off and
@@ -168,7 +172,8 @@
 //
 // Marginal values come from the relaxation's duals: the saving of one more
 // node of stock (minus the reduced cost of n_k at its bound; the stock rows'
-// duals times g_k), and the cost of one more GPU of a service's peak
+// duals times g_k; over time, of every commitment's n_kc and the hold_
+// rows), and the cost of one more GPU of a service's peak
 // (Σ_t demand dual_t · peak_t).
 //
 // # Granularity and what is not modelled
