@@ -133,7 +133,12 @@
 // nodes fit the stock. It holds h_ρ = ⌈G/g_k⌉·g_k GPUs through the
 // stretches σ..σ' that [a_σ, f_ρ) meets, in every slice of them: nodes do
 // not change within a stretch, so a gang's window is whole stretches, free
-// of other demand on those GPUs (use monthly epochs for a finer window).
+// of other demand on those GPUs. For services this is exact (their period
+// repeats, so the nodes a gang needs besides them are needed in whichever
+// repetition it runs); what it gives up is divisible jobs using a gang's
+// GPUs in the repetitions it does not run, and two gangs taking turns on
+// the same committed nodes within one stretch (they need nodes for both).
+// Monthly epochs make the window a month.
 //
 //	v_jρ ∈ {0, 1},   Σ_ρ v_jρ = 1                         one run of gang j
 //	cost c_jρ = V_jkG · NodeHours_jkG + O_jkG               its own lines at size G (tco)
