@@ -275,8 +275,8 @@ func bruteGangs(t *testing.T, p placement.Problem) (float64, bool) {
 func TestGangUnplaced(t *testing.T) {
 	a := bare()
 	p := placement.Problem{
-		Workloads: []workload.Workload{pretrain("late", 64, 30, 20*24*time.Hour), pretrain("wide", 64, 2, 0), steady("s", 8, 1)},
-		Offers:    []provider.Offer{fabric(onDemand("od", "40", 8, 4))},
+		Workloads:   []workload.Workload{pretrain("late", 64, 30, 20*24*time.Hour), pretrain("wide", 64, 2, 0), steady("s", 8, 1)},
+		Offers:      []provider.Offer{fabric(onDemand("od", "40", 8, 4))},
 		Assumptions: a, Options: placement.Options{OverTime: true, Period: 24 * time.Hour, Slices: 1},
 	}
 	p.Workloads[2].Horizon = a.Horizon
