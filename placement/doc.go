@@ -104,6 +104,9 @@
 // with ErrGang. Commitments last the whole horizon (no epochs, no lead
 // times), a credit counts at what it takes off the first workload's bill on
 // the offer, and the stretch of billed time by preemptions, failures and a
-// slower fabric is in the variable compute line (tco.Terms), so a plan's
-// hidden subtotal does not show it separately.
+// slower fabric, which tco.Terms folds into the variable compute line, is
+// split out of a use's compute line into hidden lines (preemption, recovery,
+// inefficiency) in the proportions tco.Evaluate reports at the workload's
+// own use — the line's total is unchanged, so a plan's hidden subtotal shows
+// it as Evaluate does.
 package placement
