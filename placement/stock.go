@@ -24,8 +24,15 @@ func (pm *poolModel) stockValue(in *instance, r *lp.Result, k int) float64 {
 	const tol = 1e-9
 	v := 0.0
 	atUpper := func(j int) bool { return r.X[j] >= pm.prob.ColUpper[j]-tol*max(1, pm.prob.ColUpper[j]) }
-	if j := pm.nCol[k]; j >= 0 && atUpper(j) && r.ReducedCost[j] < 0 {
-		v -= r.ReducedCost[j]
+	for _, j := range pm.nCols[k] { // over time, one per commitment
+		if atUpper(j) && r.ReducedCost[j] < 0 {
+			v -= r.ReducedCost[j]
+		}
+	}
+	for _, i := range pm.holdRow[k] { // commitments that overlap share the stock
+		if i >= 0 {
+			v -= r.RowDual[i]
+		}
 	}
 	for _, i := range pm.stockRow[k] {
 		if i >= 0 && !od.committed {

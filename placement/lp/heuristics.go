@@ -201,6 +201,7 @@ func (sr *mipSearch) subMIP() error {
 	}
 	_, serr := sub.search()
 	sr.subNodes += sub.nodes
+	sr.givenUp += sub.givenUp
 	sr.extraIters += sub.iterations()
 	if sub.hasInc && (!sr.hasInc || sub.incZ < sr.incZ) {
 		sr.tryIncumbent(sub.incX, true)
