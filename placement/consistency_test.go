@@ -33,6 +33,10 @@ func owned(id string, gpn int) provider.Offer {
 // of one line per category that tco.Terms allows), with every hidden cost.
 func TestAloneMatchesEvaluate(t *testing.T) {
 	hourly := node("hourly", provider.Hourly(dec("30")), 8, 0)
+	// Billed by the hour with a 24-hour minimum per run: a short
+	// commitment in tco.Terms (fixed lines, fractional Own.Nodes).
+	daily := node("daily", provider.Metered{RatePerHour: dec("30"), Increment: time.Hour, Minimum: 24 * time.Hour}, 8, 0)
+	weekly := node("weekly", provider.Metered{RatePerHour: dec("28"), Increment: 7 * 24 * time.Hour, Minimum: 7 * 24 * time.Hour}, 8, 0)
 	cases := []struct {
 		name   string
 		reason string
@@ -46,6 +50,9 @@ func TestAloneMatchesEvaluate(t *testing.T) {
 		{"job on pro-rata", "work at the speed factor", batch("job", 8, 5000, 0), onDemand("od", "30", 8, 0)},
 		{"job on reserved", "gang of one node", batch("job", 8, 5000, 0), reserved("r", "20", 8, 0)},
 		{"job on spot", "preemptions stretch billed time", batch("job", 8, 5000, 0), spot("s", "12", 8, 0, 0.01)},
+		{"job on 24-hour minimum", "a short commitment: a fraction of a node held", batch("job", 8, 500, 0), daily},
+		{"service on 24-hour minimum", "levels held or run by the day", steps("svc", 32), daily},
+		{"job on weekly increment", "a short commitment in weekly increments", batch("job", 16, 5000, 0), weekly},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

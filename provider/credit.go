@@ -26,15 +26,15 @@ func (c Credit) Mode() string { return "credit" }
 func (c Credit) Validate() error {
 	var p problems
 	if d := pricingDepth(c); d > MaxPricingDepth {
-		p.add("Base", nil, errTooDeep())
+		p.add("base", nil, errTooDeep())
 		return p.err()
 	}
 	if c.Base == nil {
-		p.add("Base", nil, ErrMissing)
+		p.add("base", nil, ErrMissing)
 	} else {
-		p.nest("Base", c.Base.Validate())
+		p.nest("base", c.Base.Validate())
 	}
-	p.money("Amount", c.Amount)
+	p.money("amount", c.Amount)
 	return p.err()
 }
 
