@@ -164,7 +164,11 @@
 // is its special case without binding stock. Other pools are MILPs: the LP
 // relaxation is solved by placement/lp's dual simplex (the proven bound and
 // the duals); its integers rounded up and the rest re-optimised give a
-// first plan, kept when it is within Options.Gap; otherwise the MILP goes
+// first plan, and when that is not within Options.Gap a dive gives another
+// (the fractional integer nearest a whole value bounded in its rounding
+// direction, the relaxation re-solved warm, until it is integral; the
+// opposite bound where one is infeasible); the better is kept when it is
+// within Options.Gap; otherwise the MILP goes
 // to lp.Solve's branch-and-bound, warm-started at the relaxation's basis,
 // or with Options.Solver = CBC to an external cbc on the exported model,
 // and the better plan and the better bound are kept. The first plan is
@@ -203,6 +207,9 @@
 // time, commitments last the whole horizon and lead times are only priced
 // by tco; a credit counts at what it takes off the first workload's bill on
 // the offer, and the stretch of billed time by preemptions, failures and a
-// slower fabric is in the variable compute line (tco.Terms), so a plan's
-// hidden subtotal does not show it separately.
+// slower fabric, which tco.Terms folds into the variable compute line, is
+// split out of a use's compute line into hidden lines (preemption, recovery,
+// inefficiency) in the proportions tco.Evaluate reports at the workload's
+// own use — the line's total is unchanged, so a plan's hidden subtotal shows
+// it as Evaluate does.
 package placement
