@@ -1,0 +1,168 @@
+package placement_test
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/gputco/gputco/placement"
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/workload"
+)
+
+// rvStepService is a stateless service of gpus GPUs whose demand follows
+// the step schedule steps over the horizon (no cycle).
+func rvStepService(name string, gpus int, h time.Duration, steps ...workload.Step) workload.Workload {
+	return workload.Workload{Name: name, Kind: workload.Inference, GPUs: gpus, Demand: workload.Steps{Steps: steps},
+		Horizon: h, Interruption: workload.Interruption{Tolerance: workload.Stateless}}
+}
+
+func rvDump(t *testing.T, plan placement.Plan) {
+	t.Helper()
+	t.Logf("total %s bound %s status %v", plan.Total, plan.Bound, plan.Status)
+	for _, c := range plan.Commitments {
+		t.Logf("commit %s nodes %d cost %s held %+v", c.Offer, c.Nodes, c.Cost, c.Held)
+	}
+	for _, e := range plan.Epochs {
+		t.Logf("epoch %d %v–%v held %+v uses %+v", e.Epoch, e.Start, e.End, e.Held, e.Uses)
+	}
+	for _, a := range plan.Assignments {
+		for _, u := range a.Uses {
+			t.Logf("  %s on %s tier %v gpuh %g cost %s", a.Workload, u.Offer, u.Tier, u.GPUHours, u.Cost)
+		}
+		if a.Gang != nil {
+			t.Logf("  gang %+v", *a.Gang)
+		}
+	}
+	for _, u := range plan.Unplaced {
+		t.Logf("unplaced %s: %v", u.Workload, u.Err)
+	}
+}
+
+// TestReviewReservationAcrossHorizon: a service of one 8-GPU node from the
+// start of year 2 of a 2.5-year horizon, nothing before. A 1-year
+// reservation at 20/node-hour beats on demand at 32 for a whole year
+// (175 200 < 280 320) but not for the last half year (a whole term,
+// 175 200, against 4 380 h × 32 = 140 160). The optimum reserves one node
+// for year 2 only and runs the last half year on demand: 315 360.
+func TestReviewReservationAcrossHorizon(t *testing.T) {
+	h := 5 * provider.Year / 2
+	a := bare()
+	a.Horizon = h
+	w := rvStepService("svc", 8, h, workload.Step{Start: 0, Value: 0}, workload.Step{Start: provider.Year, Value: 1})
+	p := placement.Problem{
+		Workloads:   []workload.Workload{w},
+		Offers:      []provider.Offer{reserved("res", "20", 8, 0), onDemand("od", "32", 8, 0)},
+		Assumptions: a, Options: placement.Options{OverTime: true, Period: 24 * time.Hour, Slices: 4},
+	}
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rvDump(t, plan)
+	if want := dec("315360"); plan.Total.Sub(want).Abs().GreaterThan(dec("0.01")) {
+		t.Errorf("total %s, want %s", plan.Total, want)
+	}
+}
+
+// rvSolve solves p and checks its total against want (money, ±0.01), and
+// that cbc's optimum of the exported MPS is the same figure: the model
+// exported is the one solved.
+func rvSolve(t *testing.T, p placement.Problem, want string) placement.Plan {
+	t.Helper()
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Total.Sub(dec(want)).Abs().GreaterThan(dec("0.01")) {
+		rvDump(t, plan)
+		t.Errorf("total %s, want %s", plan.Total, want)
+	}
+	var buf bytes.Buffer
+	if err := placement.WriteMPS(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	w, _ := dec(want).Float64()
+	if got := cbcObjective(t, cbcPath(t), buf.Bytes()); math.Abs(got-w) > 1e-6*max(1, w) {
+		t.Errorf("cbc on the exported MPS: %.4f, want %s", got, want)
+	}
+	return plan
+}
+
+// rvProblem is one service over horizon h on offers, planned over time in
+// daily periods of 4 slices, with epochs of epoch (0: a year).
+func rvProblem(h, epoch time.Duration, ws []workload.Workload, offers ...provider.Offer) placement.Problem {
+	a := bare()
+	a.Horizon = h
+	return placement.Problem{Workloads: ws, Offers: offers, Assumptions: a,
+		Options: placement.Options{OverTime: true, Epoch: epoch, Period: 24 * time.Hour, Slices: 4}}
+}
+
+// TestReviewClosedForms checks small plans over time against totals worked
+// out by hand (8-GPU nodes, rates per node-hour, a year of 8 760 h).
+func TestReviewClosedForms(t *testing.T) {
+	Y, M := provider.Year, provider.Month
+	one := func(h time.Duration, steps ...workload.Step) []workload.Workload {
+		return []workload.Workload{rvStepService("svc", 8, h, steps...)}
+	}
+	withLead := func(o provider.Offer, l time.Duration) provider.Offer { o.Availability.LeadTime = l; return o }
+	for _, c := range []struct {
+		name string
+		p    placement.Problem
+		want string
+	}{
+		// Demand from year 2 of 2.5; at 14 a whole 1-year term (122 640)
+		// beats half a year on demand (140 160) even past the horizon's end.
+		{"reserve past the horizon", rvProblem(5*Y/2, 0, one(5*Y/2, workload.Step{Value: 0}, workload.Step{Start: Y, Value: 1}),
+			reserved("res", "14", 8, 0), onDemand("od", "32", 8, 0)), "245280"},
+		// Growth: 8 GPUs in year 1, 16 in year 2: 1 then 2 reserved nodes.
+		{"growth", rvProblem(2*Y, 0, []workload.Workload{rvStepService("svc", 16, 2*Y, workload.Step{Value: 0.5}, workload.Step{Start: Y, Value: 1})},
+			reserved("res", "20", 8, 0), onDemand("od", "32", 8, 0)), "525600"},
+		// A reservation with a 3-month lead time: on demand for 3 months
+		// (2 190 h × 32), then one whole term (175 200 < 6 570 h × 32).
+		{"reservation lead time", rvProblem(Y, 0, one(Y, workload.Step{Value: 1}),
+			withLead(reserved("res", "20", 8, 0), 3*M), onDemand("od", "32", 8, 0)), "245280"},
+		// Monthly epochs let it stop: 3 × 730 × 24.
+		{"monthly rental, monthly epochs", rvProblem(Y, M, one(Y, workload.Step{Value: 1}, workload.Step{Start: 3 * M, Value: 0}),
+			monthly("month", "24", 8, 0), onDemand("od", "32", 8, 0)), "52560"},
+		// Quarterly epochs: a monthly rental for the first quarter.
+		{"monthly rental, quarterly epochs", rvProblem(Y, 3*M, one(Y, workload.Step{Value: 1}, workload.Step{Start: 3 * M, Value: 0}),
+			monthly("month", "24", 8, 0), onDemand("od", "32", 8, 0)), "52560"},
+	} {
+		t.Run(c.name, func(t *testing.T) { rvSolve(t, c.p, c.want) })
+	}
+}
+
+// TestReviewDemandWithinEpoch is a finding: each stretch's representative
+// period is sampled only at the stretch's start, so demand that changes
+// within an epoch is not seen. (a) A service of one node for the first 3
+// months of a year, yearly epochs: the plan holds a monthly rental all year
+// (210 240) where on demand for the 3 months costs 70 080. (b) A service
+// growing 10 % a month (compound) on on-demand over 2 years: the plan's
+// GPU-hours are 54 % of the curve's, its year-1 peak is the day-0 demand
+// (5.1 GPUs where the curve reaches 16.1 by the year's end) — capacity is
+// short and the cost about half the real one.
+func TestReviewDemandWithinEpoch(t *testing.T) {
+	t.Skip("finding: over time, a stretch's period is sampled at its start only; demand changes within an epoch (steps, growth) are ignored, so plans under-provision growing demand")
+	Y, M := provider.Year, provider.Month
+	rvSolve(t, rvProblem(Y, 0, []workload.Workload{rvStepService("svc", 8, Y, workload.Step{Value: 1}, workload.Step{Start: 3 * M, Value: 0})},
+		monthly("month", "24", 8, 0), onDemand("od", "32", 8, 0)), "70080")
+
+	g := workload.Growth{Base: workload.Constant{Value: 0.08}, RatePerYear: math.Pow(1.1, 12) - 1, Compound: true}
+	w := workload.Workload{Name: "chat", Kind: workload.Inference, GPUs: 64, Demand: g, Horizon: 2 * Y,
+		Interruption: workload.Interruption{Tolerance: workload.Stateless}}
+	plan, err := placement.Solve(context.Background(), rvProblem(2*Y, 0, []workload.Workload{w}, onDemand("od", "32", 8, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean, _ := g.MeanOver(2 * Y)
+	want := 64 * mean * (2 * Y).Hours()
+	if got := plan.Assignments[0].Uses[0].GPUHours; math.Abs(got-want) > 1e-3*want {
+		t.Errorf("plan's GPU-hours %g, the curve's %g", got, want)
+	}
+	if peak, end := plan.Epochs[0].Uses[0].PeakGPUs, 64*g.At(Y-time.Hour); peak < end*(1-1e-3) {
+		t.Errorf("year-1 peak in the plan %g GPUs, the curve reaches %g in year 1", peak, end)
+	}
+}
