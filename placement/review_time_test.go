@@ -9,6 +9,7 @@ import (
 
 	"github.com/gputco/gputco/placement"
 	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/tco"
 	"github.com/gputco/gputco/workload"
 )
 
@@ -164,5 +165,83 @@ func TestReviewDemandWithinEpoch(t *testing.T) {
 	}
 	if peak, end := plan.Epochs[0].Uses[0].PeakGPUs, 64*g.At(Y-time.Hour); peak < end*(1-1e-3) {
 		t.Errorf("year-1 peak in the plan %g GPUs, the curve reaches %g in year 1", peak, end)
+	}
+}
+
+// TestReviewOwnedFromYear2: demand of one node from year 1 of a 3-year
+// horizon, on demand at 60 or an owned server without a lead time. The
+// server is bought at year 1 and held 2 years: the plan costs what
+// tco.Evaluate says of the service on the server over 2 years (purchase,
+// running costs, resale at age 2 credited), and nothing in year 1.
+func TestReviewOwnedFromYear2(t *testing.T) {
+	Y := provider.Year
+	own := ownedNode("own", "250000", 8, 0)
+	w := rvStepService("svc", 8, 3*Y, workload.Step{Value: 0}, workload.Step{Start: Y, Value: 1})
+	p := rvProblem(3*Y, 0, []workload.Workload{w}, own, onDemand("od", "60", 8, 0))
+	b := p.Assumptions
+	b.Horizon = 2 * Y
+	rep, err := tco.Evaluate(steady("svc", 8, 1), own, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := rvSolve(t, p, rep.Total.String())
+	var held []placement.Held
+	for _, c := range plan.Commitments {
+		if c.Offer == "own" {
+			held = c.Held
+		}
+	}
+	if len(held) != 1 || held[0].Nodes != 1 || held[0].Start != Y || held[0].End != 3*Y {
+		t.Errorf("owned %+v, want 1 node bought at %v held to %v", held, Y, 3*Y)
+	}
+}
+
+// TestReviewPresentValueLegs: the reservation of year 2 of 2.5 years (one
+// node, 175 200) and the last half year on demand (140 160), at 10 % a
+// year. Each leg discounted over its own months (end of month, as tco
+// does) gives 263 984.92; the plan says 275 533.50 (+4.4 %), the on-demand
+// leg discounted as spread over all 30 months of the horizon although it is
+// used only in the last 6 (documented: "the lines of uses, as before,
+// spread over the horizon").
+func TestReviewPresentValueLegs(t *testing.T) {
+	t.Skip("finding: over time, the present value spreads pay-as-you-go use over the whole horizon, not over the stretches where it is used (PV +4.4 % here)")
+	Y, M := provider.Year, provider.Month
+	h := 5 * Y / 2
+	p := rvProblem(h, 0, []workload.Workload{rvStepService("svc", 8, h, workload.Step{Value: 0}, workload.Step{Start: Y, Value: 1})},
+		reserved("res", "20", 8, 0), onDemand("od", "32", 8, 0))
+	p.Assumptions.DiscountRatePerYear = 0.1
+	plan := rvSolve(t, p, "315360")
+	f := func(t time.Duration) float64 { return math.Pow(1.1, -t.Hours()/Y.Hours()) }
+	leg := func(amount float64, start time.Duration, months int) float64 {
+		s := 0.0
+		for m := range months {
+			s += amount / float64(months) * f(start+time.Duration(m+1)*M)
+		}
+		return s
+	}
+	res, od := leg(175200, Y, 12), leg(140160, 2*Y, 6)
+	got, _ := plan.PresentValue.Float64()
+	t.Logf("present value %.2f; reservation leg %.2f, on-demand leg %.2f", got, res, od)
+	spreadOD := leg(140160, 0, 30)
+	if math.Abs(got-(res+od)) > 1 {
+		t.Errorf("present value %.2f, legs discounted where they happen %.2f (the on-demand leg spread over the horizon: %.2f)", got, res+od, res+spreadOD)
+	}
+}
+
+// TestReviewPresentValueReservationYear2: one node reserved for year 2 of
+// 2 years at 10 % a year: its present value is the term's amount spread
+// over months 13–24, end of month, as tco discounts.
+func TestReviewPresentValueReservationYear2(t *testing.T) {
+	Y, M := provider.Year, provider.Month
+	p := rvProblem(2*Y, 0, []workload.Workload{rvStepService("svc", 8, 2*Y, workload.Step{Value: 0}, workload.Step{Start: Y, Value: 1})},
+		reserved("res", "20", 8, 0), onDemand("od", "32", 8, 0))
+	p.Assumptions.DiscountRatePerYear = 0.1
+	plan := rvSolve(t, p, "175200")
+	want := 0.0
+	for m := range 12 {
+		want += 175200.0 / 12 * math.Pow(1.1, -(Y+time.Duration(m+1)*M).Hours()/Y.Hours())
+	}
+	if got, _ := plan.PresentValue.Float64(); math.Abs(got-want) > 0.01 {
+		t.Errorf("present value %.4f, want %.4f", got, want)
 	}
 }
