@@ -89,6 +89,11 @@ func rvSolve(t *testing.T, p placement.Problem, want string) placement.Plan {
 	if got := cbcObjective(t, cbcPath(t), buf.Bytes()); math.Abs(got-w) > 1e-6*max(1, w) {
 		t.Errorf("cbc on the exported MPS: %.4f, want %s", got, want)
 	}
+	gpn := map[string]int{}
+	for _, o := range p.Offers {
+		gpn[o.ID] = o.GPUsPerNode
+	}
+	rvConsistent(t, plan, gpn)
 	return plan
 }
 
