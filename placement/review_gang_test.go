@@ -142,3 +142,36 @@ func TestReviewGangEpochUses(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewGangOnCommitted: a service of 2 nodes all year and a 16-GPU,
+// 30-day gang due by day 60, monthly epochs, on a monthly rental (24 per
+// node-hour) or on demand (50). On demand the gang costs 2 × 720 × 50 =
+// 72 000; on two more rented nodes for one month 2 × 730 × 24 = 35 040.
+// The optimum: the service on 2 rented nodes all year (12 × 730 × 24 × 2 =
+// 420 480) and the gang on 2 more for its month, 455 520; in that month 4
+// nodes are held, the gang's and the service's.
+func TestReviewGangOnCommitted(t *testing.T) {
+	a := bare()
+	a.Horizon = provider.Year
+	svc := steady("svc", 16, 1)
+	svc.Horizon = provider.Year
+	p := placement.Problem{Workloads: []workload.Workload{svc, pretrain("train", 16, 30, 60*day)},
+		Offers:      []provider.Offer{fabric(monthly("month", "24", 8, 0)), fabric(onDemand("od", "50", 8, 0))},
+		Assumptions: a, Options: placement.Options{Epoch: provider.Month, Period: day, Slices: 4}}
+	plan := rvSolve(t, p, "455520")
+	g := plan.Assignments[1].Gang
+	if g == nil || g.Offer != "month" || g.Nodes != 2 || g.Finish-g.Start != 720*time.Hour || g.Finish > 60*day {
+		t.Fatalf("gang %+v, want 2 nodes of month for 720 h by day 60", g)
+	}
+	for _, e := range plan.Epochs {
+		want := 2
+		if e.Start <= g.Start && g.Start < e.End {
+			want = 4
+		}
+		for _, h := range e.Held {
+			if h.Offer == "month" && h.Nodes != want {
+				t.Errorf("%v–%v: %d nodes held, want %d (gang from %v)", e.Start, e.End, h.Nodes, want, g.Start)
+			}
+		}
+	}
+}
