@@ -95,3 +95,22 @@ func TestReviewHorizonOverflow(t *testing.T) {
 		t.Errorf("%v, want ErrInvalid", err)
 	}
 }
+
+// TestReviewLeadTimeUnplaced: a service whose only offer is owned servers
+// arriving after 3, 12 or 13 months of a 1-year horizon is unplaced with
+// ErrLeadTime (demand from day 0 that nothing serves; an offer that arrives
+// at or after the horizon's end), and the plan is empty, not an error.
+func TestReviewLeadTimeUnplaced(t *testing.T) {
+	for _, months := range []time.Duration{3, 12, 13} {
+		w := steady("svc", 8, 1)
+		w.Horizon = provider.Year
+		plan, err := placement.Solve(context.Background(),
+			rvProblem(provider.Year, 0, []workload.Workload{w}, ownedNode("own", "250000", 8, months*provider.Month)))
+		if err != nil {
+			t.Fatalf("lead %d months: %v", months, err)
+		}
+		if len(plan.Unplaced) != 1 || !errors.Is(plan.Unplaced[0].Err, placement.ErrLeadTime) || !plan.Total.IsZero() {
+			t.Errorf("lead %d months: unplaced %v, total %s; want the service unplaced with ErrLeadTime", months, plan.Unplaced, plan.Total)
+		}
+	}
+}

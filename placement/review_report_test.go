@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,11 +46,21 @@ func rvConsistent(t *testing.T, plan placement.Plan, gpn map[string]int) {
 		nodes := map[string]int{}
 		for _, c := range plan.Commitments {
 			for _, h := range c.Held {
+				if h.Start == e.Start && !slices.ContainsFunc(e.Started, func(s placement.Held) bool {
+					return s.Offer == h.Offer && s.Nodes == h.Nodes && s.Order == h.Order && s.End == h.End && s.Cost.Equal(h.Cost)
+				}) {
+					t.Errorf("%s commitment %+v not in the Started of its stretch", c.Offer, h)
+				}
 				if h.Start <= e.Start && e.End <= h.End {
 					nodes[c.Offer] += h.Nodes
 				} else if h.Start < e.End && e.Start < h.End {
 					t.Errorf("%s commitment %v–%v covers part of stretch %v–%v", c.Offer, h.Start, h.End, e.Start, e.End)
 				}
+			}
+		}
+		for _, h := range e.Started {
+			if h.Start != e.Start || h.Order > h.Start {
+				t.Errorf("stretch %v–%v lists as started %+v", e.Start, e.End, h)
 			}
 		}
 		for _, h := range e.Held {
