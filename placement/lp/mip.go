@@ -104,6 +104,7 @@ type mipSearch struct {
 	cutLog      []cut
 	rowCols     [][]int     // original rows by row (for cover cuts), built on demand
 	rowVals     [][]float64 // every cut added (tests check them against known solutions)
+	vub, vlb    []varBound  // variable bounds of continuous columns, built on demand
 	objIntegral bool        // z − sense·Offset is an integer at every integer point
 	objStep     float64     // sense·Offset: integral objective values are objStep + k
 	gapTol      float64
@@ -132,8 +133,12 @@ type mipSearch struct {
 	sbIters    float64 // simplex iterations of strong-branching trials
 	diveIters  int     // simplex iterations of diving heuristics
 	dives      int
+	diveFails  int  // dives in a row that did not improve the incumbent
+	diveNext   int  // the node from which the next dive may start
 	isSub      bool // a sub-MIP of a heuristic: no sub-MIPs of its own
 	subNodes   int  // nodes of sub-MIP heuristics
+	subFails   int  // RINS sub-MIPs in a row that did not improve the incumbent
+	subNext    int  // the node from which the next RINS may run
 	extraIters int  // simplex iterations of sub-MIPs
 
 	x        []float64 // scratch: LP values of the current node
@@ -877,12 +882,20 @@ func (sr *mipSearch) reducedCostFixing(nd *mipNode, z float64) []bndChange {
 }
 
 // simpleRounding rounds the LP values of the integer columns to the nearest
-// integer and keeps the point if it is feasible.
+// integer and keeps the point if it is feasible. A point whose objective
+// does not improve the incumbent is not checked.
 func (sr *mipSearch) simpleRounding() {
 	x := make([]float64, len(sr.x))
 	copy(x, sr.x)
-	for _, j := range sr.intCols {
-		x[j] = math.Round(x[j])
+	obj := sr.p.Offset
+	for j := range x {
+		if sr.isInt[j] {
+			x[j] = math.Round(x[j])
+		}
+		obj += sr.p.Cost[j] * x[j]
+	}
+	if sr.hasInc && sr.sense*obj >= sr.incZ {
+		return
 	}
 	sr.tryIncumbent(x, false)
 }
