@@ -76,7 +76,9 @@ func realistic(b testing.TB, seed uint64, nWork, nOffers, slices int) placement.
 }
 
 // benchSolve solves p in a loop and reports workloads/s and the gap, then
-// runs cbc once on the exported model and reports its time and the ratio.
+// runs cbc once on the exported model and reports its time and the ratio
+// (GPUTCO_BENCH_CBC=1; GPUTCO_BENCH_CBC_SEC=n gives cbc a time limit of n
+// seconds).
 func benchSolve(b *testing.B, p placement.Problem) {
 	b.ReportAllocs()
 	var plan placement.Plan
@@ -111,7 +113,11 @@ func benchSolve(b *testing.B, p placement.Problem) {
 		b.Fatal(err)
 	}
 	t0 := time.Now()
-	out, err := exec.Command(bin, f, "-ratioGap", "1e-6", "-solve").CombinedOutput()
+	args := []string{f, "-ratioGap", "1e-6"}
+	if sec := os.Getenv("GPUTCO_BENCH_CBC_SEC"); sec != "" { // a time limit for cbc, in seconds
+		args = append(args, "-sec", sec)
+	}
+	out, err := exec.Command(bin, append(args, "-solve")...).CombinedOutput()
 	if err != nil {
 		b.Fatalf("cbc: %v\n%s", err, out)
 	}

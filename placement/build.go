@@ -191,7 +191,8 @@ func (in *instance) use(q int, u []float64) *Use {
 	}
 	us.NodeHours = us.GPUHours * pr.occ / od.gpn
 	nh := decimal.NewFromFloat(us.NodeHours)
-	for _, l := range pr.terms.Lines {
+	stretch := in.stretchOf(q)
+	for i, l := range pr.terms.Lines {
 		var amount decimal.Decimal
 		switch l.Kind {
 		case tco.Variable:
@@ -201,7 +202,11 @@ func (in *instance) use(q int, u []float64) *Use {
 		default:
 			continue
 		}
-		us.Lines = append(us.Lines, line(l, amount))
+		if stretch != nil && i == stretch.line { // the stretch as Evaluate's hidden lines
+			us.Lines = append(us.Lines, stretch.split(l, amount)...)
+		} else {
+			us.Lines = append(us.Lines, line(l, amount))
+		}
 		us.Cost = us.Cost.Add(amount)
 	}
 	return us

@@ -65,7 +65,9 @@
 // demand curves at a_σ (d_wσt = GPUs_w · peak of the curve over
 // [a_σ + s_t, a_σ + s_t + Δ_t)), so growth shows; its slices weigh
 // R_σ = (b_σ − a_σ)/P, and a job's slice the repetitions within σ that end
-// before its deadline, as above with D_j − a_σ for D_j. The slices t of the
+// before its deadline, as above with D_j − a_σ for D_j (a stretch shorter
+// than the period, as a bridge of days can be, weighs its fraction of one
+// period). The slices t of the
 // model are the period's slices in every stretch (T·|σ| of them), and the
 // equations above hold over them, with these changes:
 //
@@ -85,7 +87,9 @@
 // may change at the next (use monthly epochs to let it change every month).
 // Without a term (owned hardware) it covers the stretches to the horizon's
 // end. F_kc is tco.Terms.FixedPerNode of the offer prepared (with the first
-// workload that uses it) for the span held, b_last − a_σ: whole terms of a
+// workload that uses it, at a constant demand, its mean over the stretches
+// held: fixed terms are per node held, and a constant is priced in closed
+// form) for the span held, b_last − a_σ: whole terms of a
 // reservation even past the horizon's end, and for owned hardware the
 // purchase, the running costs and the resale value (or book value) at the
 // age it has at the horizon's end credited back. Variable, one-off and
@@ -97,7 +101,8 @@
 // (ErrLeadTime). The plan reports each stretch in Plan.Epochs (commitments
 // started with their order and arrival, nodes held, uses by tier, GPUs per
 // slice by tier and offer) and each commitment in Commitment.Held; a
-// commitment's lines discount from its start. tco prices a lead time's delay
+// commitment's lines discount from its start (the lines of uses, as
+// before, spread over the horizon). tco prices a lead time's delay
 // (CostOfDelayPerDay) as today: a one-off of the placement. With one epoch
 // covering the horizon and no lead times the model is exactly the one
 // above.
@@ -128,7 +133,12 @@
 // nodes fit the stock. It holds h_ρ = ⌈G/g_k⌉·g_k GPUs through the
 // stretches σ..σ' that [a_σ, f_ρ) meets, in every slice of them: nodes do
 // not change within a stretch, so a gang's window is whole stretches, free
-// of other demand on those GPUs (use monthly epochs for a finer window).
+// of other demand on those GPUs. For services this is exact (their period
+// repeats, so the nodes a gang needs besides them are needed in whichever
+// repetition it runs); what it gives up is divisible jobs using a gang's
+// GPUs in the repetitions it does not run, and two gangs taking turns on
+// the same committed nodes within one stretch (they need nodes for both).
+// Monthly epochs make the window a month.
 //
 //	v_jρ ∈ {0, 1},   Σ_ρ v_jρ = 1                         one run of gang j
 //	cost c_jρ = V_jkG · NodeHours_jkG + O_jkG               its own lines at size G (tco)
@@ -154,7 +164,11 @@
 // is its special case without binding stock. Other pools are MILPs: the LP
 // relaxation is solved by placement/lp's dual simplex (the proven bound and
 // the duals); its integers rounded up and the rest re-optimised give a
-// first plan, kept when it is within Options.Gap; otherwise the MILP goes
+// first plan, and when that is not within Options.Gap a dive gives another
+// (the fractional integer nearest a whole value bounded in its rounding
+// direction, the relaxation re-solved warm, until it is integral; the
+// opposite bound where one is infeasible); the better is kept when it is
+// within Options.Gap; otherwise the MILP goes
 // to lp.Solve's branch-and-bound, warm-started at the relaxation's basis,
 // or with Options.Solver = CBC to an external cbc on the exported model,
 // and the better plan and the better bound are kept. The first plan is
@@ -167,7 +181,8 @@
 //
 // Marginal values come from the relaxation's duals: the saving of one more
 // node of stock (minus the reduced cost of n_k at its bound; the stock rows'
-// duals times g_k), and the cost of one more GPU of a service's peak
+// duals times g_k; over time, of every commitment's n_kc and the hold_
+// rows), and the cost of one more GPU of a service's peak
 // (Σ_t demand dual_t · peak_t).
 //
 // # Granularity and what is not modelled
@@ -192,6 +207,9 @@
 // time, commitments last the whole horizon and lead times are only priced
 // by tco; a credit counts at what it takes off the first workload's bill on
 // the offer, and the stretch of billed time by preemptions, failures and a
-// slower fabric is in the variable compute line (tco.Terms), so a plan's
-// hidden subtotal does not show it separately.
+// slower fabric, which tco.Terms folds into the variable compute line, is
+// split out of a use's compute line into hidden lines (preemption, recovery,
+// inefficiency) in the proportions tco.Evaluate reports at the workload's
+// own use — the line's total is unchanged, so a plan's hidden subtotal shows
+// it as Evaluate does.
 package placement

@@ -228,7 +228,7 @@ func (in *instance) alone(wd *wdata) error {
 		return stock
 	}
 	if wd.service {
-		stock, peak := stockAt(0), 0.0
+		stock, peak := stockAt(len(in.hours)), 0.0
 		for _, d := range wd.demand {
 			peak = max(peak, d)
 		}

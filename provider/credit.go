@@ -19,7 +19,7 @@ type Credit struct {
 // Mode returns "credit".
 func (c Credit) Mode() string { return "credit" }
 
-// Validate reports a missing base, the base's own problems (under "Base.") and
+// Validate reports a missing base, the base's own problems (under "base.") and
 // a negative amount, or, before anything else, a chain of credits with more
 // than MaxPricingDepth pricings in all (the decoder's limit, so that what
 // validates can be written and read back).

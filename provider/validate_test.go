@@ -550,6 +550,9 @@ var anyPricingBase = rapid.OneOf(
 			EnergyPerKWh: anyDecimal.Draw(t, "energyPerKWh"), ColocationPerKWMonth: anyDecimal.Draw(t, "colocationPerKWMonth"),
 			MaintenanceFractionPerYear: anyFloat.Draw(t, "maintenancePerYear"), StaffFTEPerNode: anyFloat.Draw(t, "staffFTE"),
 			StaffCostPerYear: anyDecimal.Draw(t, "staffCost"), ProcurementLeadTime: anyDuration.Draw(t, "leadTime"),
+			Resale: provider.Resale{Points: rapid.SliceOfN(rapid.Custom(func(t *rapid.T) provider.ResalePoint {
+				return provider.ResalePoint{Age: anyDuration.Draw(t, "resaleAge"), Fraction: anyFloat.Draw(t, "resaleFraction")}
+			}), 0, 3).Draw(t, "resalePoints")},
 		}
 	}),
 )
@@ -591,7 +594,8 @@ var anyUsage = rapid.Custom(func(t *rapid.T) provider.Usage {
 		Nodes:        rapid.Int().Draw(t, "heldNodes"),
 		BusyFraction: anyFloat.Draw(t, "busyFraction"),
 		Runs: rapid.SliceOfN(rapid.Custom(func(t *rapid.T) provider.Run {
-			return provider.Run{Length: anyDuration.Draw(t, "runLength"), Count: rapid.Int().Draw(t, "runCount"), Nodes: rapid.Int().Draw(t, "runNodes")}
+			return provider.Run{Length: anyDuration.Draw(t, "runLength"), Count: rapid.Int().Draw(t, "runCount"), Nodes: rapid.Int().Draw(t, "runNodes"),
+				Start: anyDuration.Draw(t, "runStart"), Every: anyDuration.Draw(t, "runEvery")}
 		}), 0, 3).Draw(t, "runs"),
 	}
 })
@@ -614,6 +618,9 @@ func propNoPanic(t *rapid.T) {
 		t.Fatalf("RatePerGPUHour accepted an invalid offer: %v", verr)
 	}
 	_ = u.Validate()
+	for _, r := range u.Runs {
+		_ = r.StartOf(r.Count - 1)
+	}
 	_ = provider.Catalog{Currency: "USD", AsOf: time.Unix(0, 0), Offers: provider.Offers{o, o}}.Validate()
 	_, _ = json.Marshal(o)
 }
