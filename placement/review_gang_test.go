@@ -10,6 +10,7 @@ import (
 	"github.com/gputco/gputco/provider"
 	"github.com/gputco/gputco/tco"
 	"github.com/gputco/gputco/workload"
+	"github.com/shopspring/decimal"
 )
 
 const day = 24 * time.Hour
@@ -206,5 +207,39 @@ func TestReviewGangsTakeTurnsMonthly(t *testing.T) {
 	ga, gb := plan.Assignments[0].Gang, plan.Assignments[1].Gang
 	if ga == nil || gb == nil || (ga.Start < gb.Finish && gb.Start < ga.Finish) {
 		t.Errorf("runs %+v and %+v overlap on 8 nodes of stock", ga, gb)
+	}
+}
+
+// TestReviewGangSizeLeastCost: a run of 64·240 reference GPU-hours with
+// sizes 32–64 and a day of setup (engineer hours, and the GPUs held
+// meanwhile: larger gangs pay more) due in 13 days (56 GPUs finish in 298 h). Brute force over the
+// whole-node sizes with tco.Evaluate of each alone: the plan runs the
+// cheapest size that finishes by the deadline, at its cost.
+func TestReviewGangSizeLeastCost(t *testing.T) {
+	a := bare()
+	a.Exclude = a.Exclude[1:] // setup priced
+	a.Horizon = provider.Year
+	o := fabric(onDemand("od", "50", 8, 0))
+	w := pretrain("train", 64, 10, 13*day)
+	w.Setup.EngineerHours = 24
+	w.GangSizes = workload.GangSizes{MinGPUs: 32, MaxGPUs: 64}
+	best, size := decimal.Zero, 0
+	for g := 32; g <= 64; g += 8 {
+		wg := w
+		wg.GPUs = g
+		r, err := tco.Evaluate(wg, o, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Finish <= w.Deadline && (size == 0 || r.Total.LessThan(best)) {
+			best, size = r.Total, g
+		}
+	}
+	if size == 0 || size == 64 {
+		t.Fatalf("the case tests nothing: best size %d", size)
+	}
+	plan := rvSolve(t, rvGangProblem(a, w, o), best.String())
+	if g := plan.Assignments[0].Gang; g == nil || g.GPUs != size || g.Finish > w.Deadline {
+		t.Errorf("run %+v, want %d GPUs by %v", g, size, w.Deadline)
 	}
 }
