@@ -243,3 +243,36 @@ func TestReviewGangSizeLeastCost(t *testing.T) {
 		t.Errorf("run %+v, want %d GPUs by %v", g, size, w.Deadline)
 	}
 }
+
+// TestReviewGangAcrossStretches: a 16-GPU, 40-day gang (due by day 90)
+// with monthly epochs on a monthly rental (24) or on demand (50): it holds
+// 2 rented nodes through the two months its run meets (2 × 2 × 730 × 24 =
+// 70 080, less than 2 × 960 × 50 = 96 000 on demand), and no node after.
+// Finding: each month's commitment is priced by tco terms prepared with the
+// first workload on the offer, here the 40-day job, over the month: tco
+// bills the job's 960 h as two monthly terms, so every node-month costs 35
+// 040 (twice 17 520; 31 days and more do, 30 days do not) and the plan
+// runs on demand at 96 000 (cbc agrees on the exported model).
+func TestReviewGangAcrossStretches(t *testing.T) {
+	t.Skip("finding: over time, a commitment's fixed cost per node comes from terms prepared with the first workload using the offer; a job longer than the span held doubles a monthly rental's price (35 040 per node-month, not 17 520)")
+	p := rvGangProblem(bare(), pretrain("train", 16, 40, 90*day), fabric(monthly("month", "24", 8, 0)), fabric(onDemand("od", "50", 8, 0)))
+	p.Options.Epoch = provider.Month
+	plan := rvSolve(t, p, "70080")
+	g := plan.Assignments[0].Gang
+	if g == nil || g.Offer != "month" || g.Start != 0 || g.Finish != 960*time.Hour {
+		t.Fatalf("run %+v, want on month from 0 to 960 h", g)
+	}
+	for _, e := range plan.Epochs {
+		want := 0
+		if e.Start < g.Finish {
+			want = 2
+		}
+		got := 0
+		for _, h := range e.Held {
+			got += h.Nodes
+		}
+		if got != want {
+			t.Errorf("%v–%v: %d nodes held, want %d", e.Start, e.End, got, want)
+		}
+	}
+}

@@ -281,3 +281,33 @@ func TestReviewDelayWhenBridged(t *testing.T) {
 		t.Errorf("bridged from day 0: total %s with a cost of delay, %s without", with.Total, without.Total)
 	}
 }
+
+// TestReviewPresentValueOwnedYear2: the owned server bought at year 1 of 3
+// (TestReviewOwnedFromYear2) at 10 % a year: its lines (purchase at
+// arrival, running costs over its months, resale at the horizon's end)
+// discount from its start, so the plan's present value is tco's present
+// value of the 2-year leg discounted one more year.
+func TestReviewPresentValueOwnedYear2(t *testing.T) {
+	Y := provider.Year
+	own := ownedNode("own", "250000", 8, 0)
+	// Idle power = max power: every line is the commitment's (the energy
+	// above idle, a use's line, is discounted as spread over the whole
+	// horizon: TestReviewPresentValueLegs).
+	o := own.Pricing.(provider.Owned)
+	o.IdlePowerKW = o.MaxPowerKW
+	own.Pricing = o
+	w := rvStepService("svc", 8, 3*Y, workload.Step{Value: 0}, workload.Step{Start: Y, Value: 1})
+	p := rvProblem(3*Y, 0, []workload.Workload{w}, own, onDemand("od", "60", 8, 0))
+	p.Assumptions.DiscountRatePerYear = 0.1
+	b := p.Assumptions
+	b.Horizon = 2 * Y
+	rep, err := tco.Evaluate(steady("svc", 8, 1), own, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := rvSolve(t, p, rep.Total.String())
+	pv, _ := rep.PresentValue.Float64()
+	if got, _ := plan.PresentValue.Float64(); math.Abs(got-pv/1.1) > 0.01 {
+		t.Errorf("present value %.4f, tco's of the leg a year later %.4f", got, pv/1.1)
+	}
+}
