@@ -114,6 +114,7 @@ func TestReviewClosedForms(t *testing.T) {
 	one := func(h time.Duration, steps ...workload.Step) []workload.Workload {
 		return []workload.Workload{rvStepService("svc", 8, h, steps...)}
 	}
+	weekly := func(p placement.Problem) placement.Problem { p.Options.Period = 7 * day; return p }
 	withLead := func(o provider.Offer, l time.Duration) provider.Offer { o.Availability.LeadTime = l; return o }
 	for _, c := range []struct {
 		name string
@@ -137,6 +138,10 @@ func TestReviewClosedForms(t *testing.T) {
 		// Quarterly epochs: a monthly rental for the first quarter.
 		{"monthly rental, quarterly epochs", rvProblem(Y, 3*M, one(Y, workload.Step{Value: 1}, workload.Step{Start: 3 * M, Value: 0}),
 			monthly("month", "24", 8, 0), onDemand("od", "32", 8, 0)), "52560"},
+		// Partial stretches weigh their length: 32 GPUs on demand for 400
+		// days is 9 600 h × 4 nodes × 32 whatever the epochs.
+		{"quarters over 400 days", weekly(rvProblem(400*day, 3*M, []workload.Workload{steady("svc", 32, 1)}, onDemand("od", "32", 8, 0))), "1228800"},
+		{"weeks over 400 days", weekly(rvProblem(400*day, 7*day, []workload.Workload{steady("svc", 32, 1)}, onDemand("od", "32", 8, 0))), "1228800"},
 	} {
 		t.Run(c.name, func(t *testing.T) { rvSolve(t, c.p, c.want) })
 	}
