@@ -86,7 +86,11 @@ func TestReviewExtremeTimes(t *testing.T) {
 // epoch loop of settings.segments (t += epoch wraps negative, so t < h
 // never fails): Solve appends cuts until the process runs out of memory
 // ("fatal error: out of memory", not recoverable). The MaxEpochs check,
-// (horizon+epoch−1)/epoch, overflows too. Expected: ErrInvalid.
+// (horizon+epoch−1)/epoch, overflows too, and tco's MaxHorizon (100 years,
+// which rejects 101 years or MaxInt64 − half a year in a millisecond) is
+// checked only after the stretches are built. The same with
+// Assumptions.Horizon 0 and a workload's Horizon of math.MaxInt64.
+// Expected: ErrInvalid.
 func TestReviewHorizonOverflow(t *testing.T) {
 	t.Skip("finding: Assumptions.Horizon = math.MaxInt64 with OverTime loops in settings.segments until out of memory (fatal, not a panic)")
 	p := rvMixed()
