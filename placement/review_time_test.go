@@ -3,6 +3,7 @@ package placement_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -183,10 +184,20 @@ func TestReviewDemandWithinEpoch(t *testing.T) {
 // horizon, on demand at 60 or an owned server without a lead time. The
 // server is bought at year 1 and held 2 years: the plan costs what
 // tco.Evaluate says of the service on the server over 2 years (purchase,
-// running costs, resale at age 2 credited), and nothing in year 1.
+// running costs, resale at age 2 credited), and nothing in year 1 — also
+// with a useful life of 1 year, the server kept a year past it.
 func TestReviewOwnedFromYear2(t *testing.T) {
+	for _, life := range []int{5, 1} { // 1: kept a year past its useful life
+		t.Run(fmt.Sprint(life), func(t *testing.T) { rvOwnedFromYear2(t, life) })
+	}
+}
+
+func rvOwnedFromYear2(t *testing.T, life int) {
 	Y := provider.Year
 	own := ownedNode("own", "250000", 8, 0)
+	o := own.Pricing.(provider.Owned)
+	o.UsefulLifeYears = life
+	own.Pricing = o
 	w := rvStepService("svc", 8, 3*Y, workload.Step{Value: 0}, workload.Step{Start: Y, Value: 1})
 	p := rvProblem(3*Y, 0, []workload.Workload{w}, own, onDemand("od", "60", 8, 0))
 	b := p.Assumptions
