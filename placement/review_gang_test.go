@@ -299,3 +299,25 @@ func TestReviewWorkloadOrder(t *testing.T) {
 		rvSolve(t, p, "490560")
 	}
 }
+
+// TestReviewGangOnCommittedCBC: the same plan as TestReviewGangOnCommitted
+// with Options.Solver = CBC (cbc solves the exported model and its plan is
+// read back): the same total, the gang on the rental with 4 nodes in its
+// month.
+func TestReviewGangOnCommittedCBC(t *testing.T) {
+	cbcPath(t)
+	a := bare()
+	a.Horizon = provider.Year
+	svc := steady("svc", 16, 1)
+	svc.Horizon = provider.Year
+	p := placement.Problem{Workloads: []workload.Workload{svc, pretrain("train", 16, 30, 60*day)},
+		Offers:      []provider.Offer{fabric(monthly("month", "24", 8, 0)), fabric(onDemand("od", "50", 8, 0))},
+		Assumptions: a, Options: placement.Options{Epoch: provider.Month, Period: day, Slices: 4, Solver: placement.CBC}}
+	plan := rvSolve(t, p, "455520")
+	if plan.Stats.Solver != "cbc" {
+		t.Errorf("solver %q, want cbc", plan.Stats.Solver)
+	}
+	if g := plan.Assignments[1].Gang; g == nil || g.Offer != "month" || g.Nodes != 2 {
+		t.Errorf("gang %+v, want 2 nodes of month", g)
+	}
+}
