@@ -39,7 +39,8 @@ func diurnalGrowthIntegral(d Diurnal, g Growth, horizon time.Duration) float64 {
 }
 
 // propGrowthPeriodicMean checks the mean of a growing periodic curve
-// against two oracles. For any periodic base over at most 8 days: the
+// against two oracles. For any periodic base over at most 8 days (a day
+// with -short): the
 // trapezoidal rule over the whole horizon (numericMean) at a step of at
 // most a second, within 2e-3 (the rule errs by at most jump·step/2 per
 // jump of a step schedule: 1 × 0.5 s for each of at most 12 jumps an hour,
@@ -51,6 +52,9 @@ func propGrowthPeriodicMean(t *rapid.T) {
 	diurnal := rapid.Bool().Draw(t, "diurnal")
 	var base Curve
 	most := 8 * Day
+	if testing.Short() { // the race pass: a tenth of the samples
+		most = Day
+	}
 	if diurnal {
 		base, most = genDiurnal().Draw(t, "diurnalBase"), 3*hoursPerYear*time.Hour
 	} else {
