@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -266,4 +267,42 @@ func bruteGangs(t *testing.T, p placement.Problem) (float64, bool) {
 	}
 	walk(0)
 	return best, found
+}
+
+// TestGangUnplaced: a gang that cannot finish by its deadline on any offer
+// is unplaced with ErrDeadline, naming its earliest finish; one whose nodes
+// fit no offer's stock with ErrStock. The rest of the portfolio is placed.
+func TestGangUnplaced(t *testing.T) {
+	a := bare()
+	p := placement.Problem{
+		Workloads:   []workload.Workload{pretrain("late", 64, 30, 20*24*time.Hour), pretrain("wide", 64, 2, 0), steady("s", 8, 1)},
+		Offers:      []provider.Offer{fabric(onDemand("od", "40", 8, 4))},
+		Assumptions: a, Options: placement.Options{OverTime: true, Period: 24 * time.Hour, Slices: 1},
+	}
+	p.Workloads[2].Horizon = a.Horizon
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Unplaced) != 2 || len(plan.Assignments) != 1 {
+		t.Fatalf("unplaced %+v, assignments %d; want both gangs unplaced, the service placed", plan.Unplaced, len(plan.Assignments))
+	}
+	p.Offers[0].Availability.MaxNodes = 0 // no stock limit: only the deadline stands in the way
+	plan, err = placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Unplaced) != 1 || plan.Unplaced[0].Workload != "late" || !errors.Is(plan.Unplaced[0].Err, placement.ErrDeadline) ||
+		!strings.Contains(plan.Unplaced[0].Err.Error(), "earliest") {
+		t.Fatalf("unplaced %+v, want late with ErrDeadline naming its earliest finish", plan.Unplaced)
+	}
+	p.Offers[0].Availability.MaxNodes = 4
+	p.Workloads = p.Workloads[1:]
+	plan, err = placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Unplaced) != 1 || !errors.Is(plan.Unplaced[0].Err, placement.ErrStock) {
+		t.Fatalf("unplaced %+v, want wide (8 nodes, stock 4) with ErrStock", plan.Unplaced)
+	}
 }

@@ -309,7 +309,8 @@ func checkGang(t *rapid.T, p placement.Problem, plan placement.Plan) bool {
 }
 
 // propGang: a gang runs on one offer and meets its deadline, or is
-// unplaced with the reason; a later deadline never raises the optimum.
+// unplaced with the reason; solving twice gives the same plan; a later
+// deadline never raises the optimum.
 func propGang(t *rapid.T) {
 	c := drawTimeCase(t)
 	c.flat = true
@@ -319,6 +320,11 @@ func propGang(t *rapid.T) {
 	placed := checkGang(t, p, plan)
 	if placed {
 		checkOverTime(t, p, plan)
+	}
+	again := solveProp(t, p)
+	plan.Stats, again.Stats = placement.Stats{}, placement.Stats{}
+	if x, y := fmt.Sprint(plan), fmt.Sprint(again); x != y {
+		t.Fatalf("solving twice gave two plans:\n%s\n%s", x, y)
 	}
 	c.gang.Deadline += time.Duration(rapid.IntRange(1, 90).Draw(t, "later by days")) * 24 * time.Hour
 	q := c.problem(c.growth)

@@ -163,9 +163,9 @@ func TestFieldNamesAreJSONKeys(t *testing.T) {
 // TestDecodedFieldNamesAreJSONKeys: in a catalog file, every value of every
 // built-in mode's offer replaced by a wrong one (a number by −1, an amount
 // or a duration by its negative, any other string by "bogus") is reported,
-// when it is a problem at all, under its own path; and every path an error
-// names is a key of the file. Values whose syntax is wrong are reported as
-// malformed.
+// when it is a problem at all, under its own path — a value that does not
+// parse (a date "bogus") as well as one that does not validate —; and every
+// path an error names is a key of the file.
 func TestDecodedFieldNamesAreJSONKeys(t *testing.T) {
 	for name, p := range builtinPricings() {
 		o := validOffer("o")
@@ -197,12 +197,6 @@ func TestDecodedFieldNamesAreJSONKeys(t *testing.T) {
 				continue // a wrong value that is still valid, as a region "bogus"
 			}
 			fes := fieldErrors(t, err)
-			if len(fes) == 0 {
-				if !errors.Is(err, provider.ErrMalformed) {
-					t.Errorf("%s: %s = %v: %v, want a *FieldError or a malformed value", name, path, bad, err)
-				}
-				continue
-			}
 			named := false
 			for _, fe := range fes {
 				if _, ok := keys[fe.Field]; !ok || fe.Offer != "o" {
@@ -284,6 +278,70 @@ func TestImportOffersValidationColumns(t *testing.T) {
 			rows := byoRowErrs(t, err)
 			if len(rows) != 1 || rows[0].Line != 2 || rows[0].Column != tt.column || !errors.Is(rows[0], tt.want) {
 				t.Errorf("%s: got %v, want one problem on line 2, column %q, wrapping %v", tt.reason, err, tt.column, tt.want)
+			}
+		})
+	}
+}
+
+// TestTypeErrorsNameJSONPath: a value of the wrong JSON type is reported
+// at its line and column under its path in the file, not under the Go
+// struct that decodes it, in an offer, a pricing and a credit's base alike.
+func TestTypeErrorsNameJSONPath(t *testing.T) {
+	tests := []struct{ name, offer, want string }{
+		{"offer field", `"gpusPerNode": "eight"`, `gpusPerNode: a JSON string where a whole number belongs`},
+		{"nested field", `"availability": {"maxNodes": 1.5}`, `availability.maxNodes: a JSON number 1.5 where a whole number belongs`},
+		{"boolean", `"gpu": {"memoryGiB": true}`, `gpu.memoryGiB: a JSON bool where a number belongs`},
+		{"pricing field", `"pricing": {"mode": "metered", "increment": 5}`, `pricing.increment: a JSON number where a string belongs`},
+		{"pricing mode", `"pricing": {"mode": 5}`, `pricing.mode: a JSON number where a string belongs`},
+		{"credit's base", `"pricing": {"mode": "credit", "base": {"mode": "owned", "usefulLifeYears": "five"}}`,
+			`pricing.base.usefulLifeYears: a JSON string where a whole number belongs`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := `{"currency": "USD", "asOf": "2026-01-01", "offers": [{"id": "x",` + "\n  " + tt.offer + `}]}`
+			_, err := provider.ParseCatalog([]byte(doc))
+			var je *provider.JSONError
+			var te *json.UnmarshalTypeError
+			if !errors.Is(err, provider.ErrMalformed) || !errors.As(err, &je) || je.Line != 2 || !errors.As(err, &te) {
+				t.Fatalf("error %v: want ErrMalformed, a *JSONError on line 2 and the *json.UnmarshalTypeError", err)
+			}
+			if msg := err.Error(); !strings.Contains(msg, "malformed value: "+tt.want) || strings.Contains(msg, "Go struct") || strings.Count(msg, "provider:") != 1 {
+				t.Errorf("message %q, want it to say %q once prefixed, naming no Go struct", msg, tt.want)
+			}
+		})
+	}
+}
+
+// TestValueErrorsNameJSONPath: a value that does not parse as its field's
+// type (an amount, a duration, a date) is reported under its path in the
+// file, wrapping the sentinel of its reading, at every depth.
+func TestValueErrorsNameJSONPath(t *testing.T) {
+	tests := []struct {
+		name, doc, want string
+		sentinel        error
+	}{
+		{"amount in a pricing", `{"currency": "USD", "asOf": "2026-01-01", "offers": [{"id": "x", "pricing": {"mode": "metered", "ratePerHour": "abc"}}]}`,
+			`offer "x": pricing.ratePerHour: amount "abc": malformed value`, provider.ErrMalformed},
+		{"duration in an offer", `{"currency": "USD", "asOf": "2026-01-01", "offers": [{"id": "x", "availability": {"leadTime": "soon"}}]}`,
+			`offer "x": availability.leadTime: duration "soon": malformed value`, provider.ErrMalformed},
+		{"date of a source", `{"currency": "USD", "asOf": "2026-01-01", "offers": [{"id": "x", "source": {"asOf": "yesterday"}}]}`,
+			`offer "x": source.asOf: date "yesterday": malformed value`, provider.ErrMalformed},
+		{"date of the catalog", `{"currency": "USD", "asOf": "someday", "offers": []}`,
+			`provider: asOf: date "someday": malformed value`, provider.ErrMalformed},
+		{"credit's amount", `{"currency": "USD", "asOf": "2026-01-01", "offers": [{"id": "x", "pricing": {"mode": "credit", "amount": "x1", "base": {"mode": "metered"}}}]}`,
+			`offer "x": pricing.amount: amount "x1": malformed value`, provider.ErrMalformed},
+		{"resale point in a credit's base", `{"currency": "USD", "asOf": "2026-01-01", "offers": [{"id": "x", "pricing": {"mode": "credit", "amount": "1",
+			"base": {"mode": "owned", "resale": {"points": [{"age": "1y", "fraction": 0.5}, {"age": "zz"}]}}}}]}`,
+			`offer "x": pricing.base.resale.points[1].age: duration "zz": malformed value`, provider.ErrMalformed},
+		{"amount too long", `{"currency": "USD", "asOf": "2026-01-01", "offers": [{"id": "x", "hidden": {"egressPerGB": "` + strings.Repeat("1", 80) + `"}}]}`,
+			`offer "x": hidden.egressPerGB: amount`, provider.ErrOutOfRange},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := provider.ParseCatalog([]byte(tt.doc))
+			var fe *provider.FieldError
+			if !errors.Is(err, tt.sentinel) || !errors.As(err, &fe) || !strings.Contains(err.Error(), tt.want) || strings.Count(err.Error(), "provider:") != 1 {
+				t.Errorf("error %v: want a *FieldError wrapping %v saying %q, the package prefix once", err, tt.sentinel, tt.want)
 			}
 		})
 	}

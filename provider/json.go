@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"time"
 	"unicode/utf8"
 
 	"github.com/gputco/gputco/internal/duration"
+	"github.com/gputco/gputco/internal/jsonpath"
 	"github.com/gputco/gputco/internal/vocab"
 	"github.com/shopspring/decimal"
 )
@@ -110,8 +112,11 @@ type Decoder struct {
 
 	// depth counts the pricings being decoded around the current one.
 	depth int
-	// doc is the whole document being decoded, for error positions.
-	doc []byte
+	// doc is the whole document being decoded, for error positions; path
+	// is the JSON path of the pricing being decoded in it ("pricing",
+	// "pricing.base"), for the paths of type errors.
+	doc  []byte
+	path string
 }
 
 // MaxPricingDepth bounds how deeply pricings may nest: a chain of at most
@@ -151,6 +156,7 @@ func (d Decoder) Pricing(data []byte) (Pricing, error) {
 		Mode string `json:"mode"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
+		rootTypeError(err, d.path)
 		return nil, fmt.Errorf("provider: pricing: %w", nested{positioned(d.doc, data, err)})
 	}
 	if head.Mode == "" {
@@ -173,8 +179,10 @@ func (d Decoder) Pricing(data []byte) (Pricing, error) {
 }
 
 // Offer decodes one offer. It does not validate it. Its errors name the
-// offer by its "id" and locate JSON syntax and type errors by line and column
-// (a *JSONError).
+// offer by its "id", locate JSON syntax and type errors by line and column
+// (a *JSONError) and name a value of the wrong type, or one that does not
+// parse as its field's (an amount, a duration, a date, a name), by its path
+// in the offer's JSON (a *FieldError for the latter).
 func (d Decoder) Offer(data []byte) (Offer, error) { return d.offerIn(data, data) }
 
 // offerIn decodes the offer raw, a part of the document doc (for positions).
@@ -184,6 +192,10 @@ func (d Decoder) offerIn(doc, raw []byte) (Offer, error) {
 	if err := strict(raw, &w); err != nil {
 		id := offerID(raw)
 		if fe := enumProblem(err, offerEnums); fe != nil {
+			fe.Offer = id
+			return Offer{}, fe
+		}
+		if fe := located(raw, reflect.TypeFor[offerJSON](), err); fe != nil {
 			fe.Offer = id
 			return Offer{}, fe
 		}
@@ -212,6 +224,9 @@ func (d Decoder) offerIn(doc, raw []byte) (Offer, error) {
 func (d Decoder) Catalog(data []byte) (Catalog, error) {
 	var w catalogJSON
 	if err := strict(data, &w); err != nil {
+		if fe := located(data, reflect.TypeFor[catalogJSON](), err); fe != nil {
+			return Catalog{}, fe
+		}
 		return Catalog{}, fmt.Errorf("provider: catalog: %w", nested{positioned(data, nil, err)})
 	}
 	c := Catalog{Currency: w.Currency, AsOf: time.Time(w.AsOf)}
@@ -329,6 +344,10 @@ func decodeInto[P Pricing, W any](conv func(W) P) PricingDecoder {
 			if fe := enumProblem(err, pricingEnums); fe != nil {
 				return nil, fe
 			}
+			if fe := located(raw, reflect.TypeFor[W](), err); fe != nil {
+				return nil, fe
+			}
+			rootTypeError(err, d.path)
 			var zero P
 			return nil, fmt.Errorf("provider: %s pricing: %w", zero.Mode(), nested{positioned(d.doc, raw, err)})
 		}
@@ -506,11 +525,15 @@ type creditJSON struct {
 func decodeCredit(raw json.RawMessage, d Decoder) (Pricing, error) {
 	var w creditJSON
 	if err := strict(raw, &w); err != nil {
+		if fe := located(raw, reflect.TypeFor[creditJSON](), err); fe != nil {
+			return nil, fe
+		}
 		return nil, fmt.Errorf("provider: credit pricing: %w", malformed(err))
 	}
 	if len(w.Base) == 0 || string(w.Base) == "null" {
 		return Credit{Amount: decimal.Decimal(w.Amount)}, nil
 	}
+	d.path = jsonpath.Join(d.path, "base")
 	base, err := d.Pricing(w.Base)
 	if err != nil {
 		var fe *FieldError
@@ -613,6 +636,7 @@ func (w offerJSON) offer(d Decoder) (Offer, error) {
 	if len(w.Pricing) == 0 || string(w.Pricing) == "null" {
 		return o, nil // Validate reports the missing pricing
 	}
+	d.path = "pricing"
 	p, err := d.Pricing(w.Pricing)
 	if err != nil {
 		var fe *FieldError

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
+
+	"github.com/gputco/gputco/internal/jsonpath"
 )
 
 // JSONError is a JSON syntax or type error at a position of the document
@@ -39,6 +42,9 @@ func positioned(doc, part []byte, err error) error {
 		off = se.Offset
 	case errors.As(err, &te):
 		off = te.Offset
+		if te.Field != "" {
+			err = typeError{te}
+		}
 	default:
 		return err
 	}
@@ -61,6 +67,31 @@ func positioned(doc, part []byte, err error) error {
 	return &JSONError{Line: line, Column: col, Err: err}
 }
 
+// typeError is a JSON value of the wrong type, named by its path in the
+// JSON decoded (encoding/json's own message names the Go struct instead).
+type typeError struct{ te *json.UnmarshalTypeError }
+
+func (e typeError) Error() string {
+	return fmt.Sprintf("%v: %s: %s", ErrMalformed, echoPath(e.te.Field), echoPath(jsonpath.Mismatch(e.te)))
+}
+
+func (e typeError) Unwrap() []error { return []error{ErrMalformed, e.te} }
+
+// rootTypeError prefixes the path of the JSON type error in err, if any,
+// with the path of the object it was decoded from, so that an error in a
+// pricing names "pricing.increment" as an error in an offer names
+// "availability.maxNodes". err is encoding/json's own, made for this call
+// and not yet in any message.
+func rootTypeError(err error, prefix string) {
+	var te *json.UnmarshalTypeError
+	if prefix != "" && errors.As(err, &te) && te.Field != "" {
+		te.Field = prefix + "." + te.Field
+	}
+}
+
+// echoPath cuts a path or a value kind as echo cuts a value, unquoted.
+func echoPath(s string) string { return strings.TrimSuffix(strings.TrimPrefix(echo(s), `"`), `"`) }
+
 // offerID returns the "id" of an offer's JSON object, or "" when it has none
 // or is not an object.
 func offerID(raw []byte) string {
@@ -81,3 +112,23 @@ type nested struct{ err error }
 func (n nested) Error() string { return strings.TrimPrefix(n.err.Error(), "provider: ") }
 
 func (n nested) Unwrap() error { return n.err }
+
+// located returns the problem of a JSON value whose own decoding (an
+// amount, a duration, a date) failed, err: encoding/json does not say where
+// the value is, so located finds it by decoding the object of struct type t
+// in raw again, one field at a time. It returns a *FieldError naming the
+// field's path, wrapping err, or nil when err is a syntax, type or field
+// error, or no single field fails alone.
+func located(raw []byte, t reflect.Type, err error) *FieldError {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	var fe *FieldError
+	if errors.As(err, &se) || errors.As(err, &te) || errors.As(err, &fe) {
+		return nil
+	}
+	path, _, ok := jsonpath.Locate(raw, t, "")
+	if !ok {
+		return nil
+	}
+	return &FieldError{Field: path, Err: nested{err}}
+}

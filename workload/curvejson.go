@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strconv"
 	"time"
 )
 
@@ -195,7 +197,10 @@ func unmarshalCurve(data []byte, d Decoder) (Curve, error) {
 	}
 	inner := d
 	inner.depth++
-	sub := func(data []byte) (Curve, error) { return unmarshalCurve(data, inner) }
+	sub := func(key string, data []byte) (Curve, error) {
+		c, err := unmarshalCurve(data, inner)
+		return c, under(key, err)
+	}
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return nil, nil
 	}
@@ -204,6 +209,9 @@ func unmarshalCurve(data []byte, d Decoder) (Curve, error) {
 	}
 	var t curveType
 	if err := json.Unmarshal(data, &t); err != nil {
+		if fe := located(data, reflect.TypeFor[curveType](), err); fe != nil {
+			return nil, fe
+		}
 		return nil, fmt.Errorf("workload: %w: curve: %w", ErrMalformed, nested{err})
 	}
 	if f, ok := d.Curves[t.Type]; ok {
@@ -218,6 +226,9 @@ func unmarshalCurve(data []byte, d Decoder) (Curve, error) {
 	}
 	dec := func(v any) error {
 		if err := strictUnmarshal(data, v); err != nil {
+			if fe := located(data, reflect.TypeOf(v).Elem(), err); fe != nil {
+				return fe
+			}
 			return fmt.Errorf("workload: %w: %s curve: %w", ErrMalformed, t.Type, nested{err})
 		}
 		return nil
@@ -240,11 +251,11 @@ func unmarshalCurve(data []byte, d Decoder) (Curve, error) {
 		if err := dec(&v); err != nil {
 			return nil, err
 		}
-		wd, err := sub(v.Weekday)
+		wd, err := sub("weekday", v.Weekday)
 		if err != nil {
 			return nil, err
 		}
-		we, err := sub(v.Weekend)
+		we, err := sub("weekend", v.Weekend)
 		if err != nil {
 			return nil, err
 		}
@@ -274,7 +285,7 @@ func unmarshalCurve(data []byte, d Decoder) (Curve, error) {
 		if err := dec(&v); err != nil {
 			return nil, err
 		}
-		b, err := sub(v.Base)
+		b, err := sub("base", v.Base)
 		if err != nil {
 			return nil, err
 		}
@@ -289,7 +300,7 @@ func unmarshalCurve(data []byte, d Decoder) (Curve, error) {
 		}
 		terms := make([]Curve, len(v.Terms))
 		for i, raw := range v.Terms {
-			c, err := sub(raw)
+			c, err := sub("terms["+strconv.Itoa(i)+"]", raw)
 			if err != nil {
 				return nil, err
 			}
@@ -301,29 +312,29 @@ func unmarshalCurve(data []byte, d Decoder) (Curve, error) {
 		if err := dec(&v); err != nil {
 			return nil, err
 		}
-		c, err := sub(v.Curve)
+		c, err := sub("curve", v.Curve)
 		return Scale{Curve: c, Factor: v.Factor}, err
 	case "clamp":
 		var v clampJSON
 		if err := dec(&v); err != nil {
 			return nil, err
 		}
-		c, err := sub(v.Curve)
+		c, err := sub("curve", v.Curve)
 		return Clamp{Curve: c, Min: v.Min, Max: v.Max}, err
 	case "shift":
 		var v shiftJSON
 		if err := dec(&v); err != nil {
 			return nil, err
 		}
-		c, err := sub(v.Curve)
+		c, err := sub("curve", v.Curve)
 		return Shift{Curve: c, Offset: time.Duration(v.Offset)}, err
 	case "repeat":
 		var v repeatJSON
 		if err := dec(&v); err != nil {
 			return nil, err
 		}
-		c, err := sub(v.Curve)
+		c, err := sub("curve", v.Curve)
 		return Repeat{Curve: c, Cycle: time.Duration(v.Cycle)}, err
 	}
-	return nil, fmt.Errorf("workload: %w: curve type %s", ErrUnknownName, echo(t.Type))
+	return nil, &FieldError{Field: "type", Value: echo(t.Type), Err: fmt.Errorf("%w: %w: not a curve type", ErrMalformed, ErrUnknownName)}
 }

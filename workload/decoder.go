@@ -2,7 +2,6 @@ package workload
 
 import (
 	"encoding/json"
-	"fmt"
 )
 
 // CurveDecoder decodes the JSON object of one curve type. raw is the whole
@@ -59,18 +58,9 @@ func (d Decoder) Workload(data []byte) (Workload, error) {
 // validates it, as ReadScenario does.
 func (d Decoder) Scenario(data []byte) (Scenario, error) {
 	d.depth, d.nodes = 0, nil
-	var v struct {
-		Name      string            `json:"name"`
-		Workloads []json.RawMessage `json:"workloads"`
-	}
-	if err := strictUnmarshal(data, &v); err != nil {
+	var s Scenario
+	if err := s.decode(data, d); err != nil {
 		return Scenario{}, wrapSyntax(err)
-	}
-	s := Scenario{Name: v.Name, Workloads: make([]Workload, len(v.Workloads))}
-	for i, raw := range v.Workloads {
-		if err := s.Workloads[i].decode(raw, d); err != nil {
-			return Scenario{}, wrapSyntax(fmt.Errorf("workloads[%d]: %w", i, err))
-		}
 	}
 	if err := s.Validate(); err != nil {
 		return Scenario{}, err

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"time"
 
 	"github.com/gputco/gputco/internal/duration"
+	"github.com/gputco/gputco/internal/jsonpath"
 	"github.com/shopspring/decimal"
 )
 
@@ -76,6 +78,49 @@ func strictUnmarshal(data []byte, v any) error {
 		return fmt.Errorf("workload: %w: trailing data after JSON value", ErrMalformed)
 	}
 	return nil
+}
+
+// located returns the problem of a JSON object of struct type t, raw,
+// that did not decode (err), named by the path of the field at fault when
+// it can be told: a value of the wrong type (encoding/json names the Go
+// struct instead), or one that does not parse as its field's (a duration,
+// an amount, a name), found by decoding raw again field by field. It
+// returns nil otherwise (a syntax error, an unknown field).
+func located(raw []byte, t reflect.Type, err error) *FieldError {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return nil
+	}
+	path, value, ok := jsonpath.Locate(raw, t, "")
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if !ok {
+			if te.Field == "" {
+				return nil
+			}
+			path, value = te.Field, []byte(te.Value)
+		}
+		return &FieldError{Field: path, Value: string(value), Err: fmt.Errorf("%w: %s", ErrMalformed, jsonpath.Mismatch(te))}
+	}
+	if !ok {
+		return nil
+	}
+	reason := error(nested{err})
+	if !errors.Is(err, ErrMalformed) { // an unknown name: malformed input as well
+		reason = fmt.Errorf("%w: %w", ErrMalformed, reason)
+	}
+	return &FieldError{Field: path, Value: string(value), Err: reason}
+}
+
+// under re-roots a *FieldError at the top of err under prefix (a key of the
+// enclosing object, "demand", "terms[2]"); other errors pass as they are.
+func under(prefix string, err error) error {
+	if fe, ok := err.(*FieldError); ok {
+		c := *fe
+		c.Field = jsonpath.Join(prefix, fe.Field)
+		return &c
+	}
+	return err
 }
 
 // readAll reads r into memory with an error wrapping ErrMalformed on failure.

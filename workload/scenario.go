@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 )
@@ -33,14 +34,32 @@ func (s Scenario) Validate() error {
 
 // UnmarshalJSON decodes a scenario, rejecting unknown fields; it does not validate.
 func (s *Scenario) UnmarshalJSON(data []byte) error {
+	return s.decode(data, Decoder{})
+}
+
+// decode is UnmarshalJSON with the curve types of d; a workload's problem
+// is named under "workloads[i]".
+func (s *Scenario) decode(data []byte, d Decoder) error {
 	var v struct {
-		Name      string     `json:"name"`
-		Workloads []Workload `json:"workloads"`
+		Name      string            `json:"name"`
+		Workloads []json.RawMessage `json:"workloads"`
 	}
 	if err := strictUnmarshal(data, &v); err != nil {
 		return err
 	}
-	*s = Scenario{Name: v.Name, Workloads: v.Workloads}
+	out := Scenario{Name: v.Name, Workloads: make([]Workload, len(v.Workloads))}
+	if v.Workloads == nil {
+		out.Workloads = nil
+	}
+	for i, raw := range v.Workloads {
+		if err := out.Workloads[i].decode(raw, d); err != nil {
+			if _, ok := err.(*FieldError); ok {
+				return under(fmt.Sprintf("workloads[%d]", i), err)
+			}
+			return fmt.Errorf("workloads[%d]: %w", i, err)
+		}
+	}
+	*s = out
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -112,12 +113,18 @@ func (w *Workload) UnmarshalJSON(data []byte) error {
 func (w *Workload) decode(data []byte, d Decoder) error {
 	var v workloadJSON
 	if err := strictUnmarshal(data, &v); err != nil {
+		if fe := located(data, reflect.TypeFor[workloadJSON](), err); fe != nil {
+			return fe
+		}
 		return fmt.Errorf("workload: %w: %w", ErrMalformed, nested{err})
 	}
 	var demand Curve
 	if len(v.Demand) > 0 {
 		c, err := d.Curve(v.Demand)
 		if err != nil {
+			if _, ok := err.(*FieldError); ok {
+				return under("demand", err)
+			}
 			return fmt.Errorf("workload %s: demand: %w", echo(v.Name), err)
 		}
 		demand = c
