@@ -27,8 +27,8 @@
 // would save, and the plans restricted to pay-as-you-go on-demand offers and
 // to owned servers. With -out DIR it draws hybrid.png: for every stretch of
 // a month or more, the GPUs used by tier over its representative period
-// (-period, a day by default: the built-in demand is diurnal), stacked,
-// against the services' demand.
+// (-period, a day by default: the built-in demand is diurnal; cut into
+// slices of -slice, an hour), stacked, against the services' demand.
 package main
 
 import (
@@ -55,7 +55,8 @@ func main() { cli.Main("hybrid", run) }
 type options struct {
 	cli.Common
 	years, maxSpot, growth float64
-	period, timeLimit      time.Duration
+	period, slice          time.Duration
+	timeLimit              time.Duration
 }
 
 func run(stdout, stderr io.Writer, args []string) error {
@@ -64,7 +65,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 	opt.Register(fs)
 	fs.Float64Var(&opt.years, "years", 1, "horizon in `years`, planned in yearly epochs (the last may be partial)")
 	fs.Float64Var(&opt.growth, "growth", 0.5, "growth of every service's demand at each anniversary, as a `fraction` (0.5 = +50 % a year), > -1")
-	fs.DurationVar(&opt.period, "period", day, "representative `period` of every stretch, whole hours from 1h to 168h, cut into hourly slices")
+	fs.DurationVar(&opt.period, "period", day, "representative `period` of every stretch, whole hours from 1h to 168h")
+	fs.DurationVar(&opt.slice, "slice", time.Hour, "`length` of the period's slices, whole hours dividing -period (longer: a coarser, faster plan)")
 	fs.Float64Var(&opt.maxSpot, "max-spot", 0.25, "largest `fraction` of each workload's demand on spot, in (0, 1]; 0 means no limit")
 	fs.DurationVar(&opt.timeLimit, "time-limit", time.Minute, "longest `duration` of each solve")
 	if err := opt.Parse(fs, args, stderr); err != nil {
@@ -111,6 +113,8 @@ func (opt options) check() error {
 		return cli.Usagef("-growth %v: want a yearly growth in (-1, 10]", opt.growth)
 	case opt.period < time.Hour || opt.period > 7*day || opt.period%time.Hour != 0:
 		return cli.Usagef("-period %v: want whole hours from 1h to 168h", opt.period)
+	case opt.slice < time.Hour || opt.slice%time.Hour != 0 || opt.period%opt.slice != 0:
+		return cli.Usagef("-slice %v: want whole hours dividing the period %v", opt.slice, opt.period)
 	case !(opt.maxSpot >= 0 && opt.maxSpot <= 1):
 		return cli.Usagef("-max-spot %v: want a fraction in [0, 1]", opt.maxSpot)
 	case opt.timeLimit <= 0:
@@ -183,7 +187,7 @@ type result struct {
 func problem(sc workload.Scenario, offers []provider.Offer, opt options) placement.Problem {
 	return placement.Problem{Workloads: sc.Workloads, Offers: offers,
 		Assumptions: tco.Assumptions{Horizon: time.Duration(opt.years * float64(provider.Year))},
-		Options: placement.Options{OverTime: true, Epoch: provider.Year, Period: opt.period, Slices: int(opt.period / time.Hour),
+		Options: placement.Options{OverTime: true, Epoch: provider.Year, Period: opt.period, Slices: int(opt.period / opt.slice),
 			MaxSpotShare: opt.maxSpot, TimeLimit: opt.timeLimit}}
 }
 

@@ -30,9 +30,16 @@ var (
 	err3    error
 )
 
-// defaults are the command's default flags.
+// defaults are the command's default flags; in -short mode (the race
+// pass) with slices of 6 hours, not 1, so that the solves stay within
+// seconds under the race detector (the checks hold for any slices: they
+// sample demand as the plan does, and each slice needs its peak).
 func defaults() options {
-	return options{years: 1, growth: 0.5, period: day, maxSpot: 0.25, timeLimit: time.Minute}
+	opt := options{years: 1, growth: 0.5, period: day, slice: time.Hour, maxSpot: 0.25, timeLimit: time.Minute}
+	if testing.Short() {
+		opt.slice = 6 * time.Hour
+	}
+	return opt
 }
 
 // defaultStudy is the study of the built-in portfolio, once per test binary.
@@ -295,7 +302,7 @@ func TestFormatsAndChart(t *testing.T) {
 
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{{"-years", "0"}, {"-years", "11"}, {"-growth", "-1"}, {"-growth", "NaN"}, {"-period", "30m"}, {"-period", "169h"},
-		{"-period", "90m"}, {"-max-spot", "2"}, {"-time-limit", "0s"}, {"-format", "x"}, {"-workloads", "/nonexistent.json"}, {"-years", "x"}} {
+		{"-period", "90m"}, {"-slice", "5h"}, {"-slice", "30m"}, {"-max-spot", "2"}, {"-time-limit", "0s"}, {"-format", "x"}, {"-workloads", "/nonexistent.json"}, {"-years", "x"}} {
 		var stderr bytes.Buffer
 		err := run(&bytes.Buffer{}, &stderr, args)
 		if status := cli.Exit("hybrid", &stderr, err); status != 2 {
