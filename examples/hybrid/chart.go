@@ -22,29 +22,58 @@ import (
 // use) are drawn only when no stretch is this long.
 const minPanel = 28 * day
 
-// panels returns the stretches the chart draws: those of at least minPanel,
-// or the longest when none is.
-func panels(p placement.Plan) []placement.Epoch {
-	var out []placement.Epoch
+// panels returns the indices in p.Epochs of the stretches the chart
+// draws: those of at least minPanel, or the longest when none is.
+func panels(p placement.Plan) []int {
+	var out []int
 	longest := -1
 	for i, e := range p.Epochs {
 		if e.End-e.Start >= minPanel {
-			out = append(out, e)
+			out = append(out, i)
 		}
 		if longest < 0 || e.End-e.Start > p.Epochs[longest].End-p.Epochs[longest].Start {
 			longest = i
 		}
 	}
 	if len(out) == 0 && longest >= 0 {
-		out = append(out, p.Epochs[longest])
+		out = append(out, longest)
+	}
+	return out
+}
+
+// bands are the stacked series of a panel: the GPUs of the services and
+// divisible jobs by tier, then the gang jobs' (which the model holds for
+// every stretch their window meets, however short the run).
+var bands = []string{"base", "burst", "spot", "gang jobs (held)"}
+
+// stacked returns the GPUs of stretch k of p in each slice by band.
+func stacked(p placement.Plan, k int) [][]float64 {
+	n := p.Slices
+	out := make([][]float64, len(bands))
+	for b := range out {
+		out[b] = make([]float64, n)
+	}
+	for _, a := range p.Assignments {
+		for _, u := range a.Uses {
+			b := int(u.Tier)
+			if a.Gang != nil {
+				b = 3
+			}
+			if b < 0 || b >= len(bands) || len(u.GPUs) < (k+1)*n {
+				continue
+			}
+			for i := range n {
+				out[b][i] += u.GPUs[k*n+i]
+			}
+		}
 	}
 	return out
 }
 
 // chart draws hybrid.png: one panel per stretch of the plan (see panels),
 // each the GPUs used in every slice of the stretch's representative period
-// stacked by tier (base, burst, spot), against the services' demand as the
-// plan samples it there.
+// stacked by tier (base, burst, spot) and the gang jobs', against the
+// services' demand as the plan samples it there.
 func chart(res result, dir string) (string, error) {
 	p := res.Plan
 	n := p.Slices
@@ -75,7 +104,9 @@ func chart(res result, dir string) (string, error) {
 	}
 	top := 0.0
 	var plots []*plot.Plot
-	for k, e := range eps {
+	for k, idx := range eps {
+		e := p.Epochs[idx]
+		series := stacked(p, idx)
 		title := fmt.Sprintf("year %d, days %s–%s", e.Epoch+1, days(e.Start), days(e.End))
 		if k == 0 {
 			title = "GPUs by tier against the services' demand: " + title
@@ -86,19 +117,11 @@ func chart(res result, dir string) (string, error) {
 		pl.X.Tick.Marker = cli.CountTicks{}
 		var xs []float64
 		below := make([]float64, n)
-		for c, tier := range []placement.Tier{placement.Base, placement.Burst, placement.Spot} {
-			s := make([]float64, n)
+		for c, name := range bands {
+			s := series[c]
 			any := false
-			for i := range min(n, len(e.Slices)) {
-				switch tier {
-				case placement.Base:
-					s[i] = e.Slices[i].Base
-				case placement.Burst:
-					s[i] = e.Slices[i].Burst
-				default:
-					s[i] = e.Slices[i].Spot
-				}
-				any = any || s[i] > 0
+			for _, v := range s {
+				any = any || v > 0
 			}
 			if !any {
 				continue
@@ -118,7 +141,7 @@ func chart(res result, dir string) (string, error) {
 			band.Color = cli.Colour(c)
 			band.LineStyle.Width = 0
 			pl.Add(band)
-			pl.Legend.Add(tier.String(), band)
+			pl.Legend.Add(name, band)
 			for i := range n {
 				below[i] += s[i]
 				top = max(top, below[i])

@@ -287,6 +287,20 @@ func TestFormatsAndChart(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &v); err != nil || len(v.Alternatives) != 2 {
 		t.Errorf("JSON: %v, %+v", err, v)
 	}
+	// The chart's bands, from the uses' GPUs per slice, add up to the
+	// plan's own GPUs per slice of every stretch.
+	for k, e := range res.Plan.Epochs {
+		series := stacked(res.Plan, k)
+		for i, sl := range e.Slices {
+			got := 0.0
+			for _, s := range series {
+				got += s[i]
+			}
+			if want := sl.Base + sl.Burst + sl.Spot; math.Abs(got-want) > 1e-6 {
+				t.Errorf("stretch %d slice %d: bands add up to %.4f GPUs, the plan's slice to %.4f", k, i, got, want)
+			}
+		}
+	}
 	dir := t.TempDir()
 	path, err := chart(res, dir)
 	if err != nil {
