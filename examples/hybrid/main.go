@@ -65,7 +65,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 	opt.Register(fs)
 	fs.Float64Var(&opt.years, "years", 1, "horizon in `years`, planned in yearly epochs (the last may be partial)")
 	fs.Float64Var(&opt.growth, "growth", 0.5, "growth of every service's demand at each anniversary, as a `fraction` (0.5 = +50 % a year), > -1")
-	fs.DurationVar(&opt.period, "period", day, "representative `period` of every stretch, whole hours from 1h to 168h")
+	fs.DurationVar(&opt.period, "period", day, "representative `period` of every stretch: 24h (diurnal demand) or 168h (weekly)")
 	fs.DurationVar(&opt.slice, "slice", time.Hour, "`length` of the period's slices, whole hours dividing -period (longer: a coarser, faster plan)")
 	fs.Float64Var(&opt.maxSpot, "max-spot", 0.25, "largest `fraction` of each workload's demand on spot, in (0, 1]; 0 means no limit")
 	fs.DurationVar(&opt.timeLimit, "time-limit", time.Minute, "longest `duration` of each solve")
@@ -111,8 +111,11 @@ func (opt options) check() error {
 		return cli.Usagef("-years %v: want a horizon in (0, 10]", opt.years)
 	case !(opt.growth > -1 && opt.growth <= 10):
 		return cli.Usagef("-growth %v: want a yearly growth in (-1, 10]", opt.growth)
-	case opt.period < time.Hour || opt.period > 7*day || opt.period%time.Hour != 0:
-		return cli.Usagef("-period %v: want whole hours from 1h to 168h", opt.period)
+	case opt.period != day && opt.period != 7*day:
+		// A stretch's period is sampled from its start, and stretches start
+		// at the offers' lead times: a period shorter than a cycle of the
+		// demand would sample a different part of it in each stretch.
+		return cli.Usagef("-period %v: want 24h or 168h (a whole cycle of the demand)", opt.period)
 	case opt.slice < time.Hour || opt.slice%time.Hour != 0 || opt.period%opt.slice != 0:
 		return cli.Usagef("-slice %v: want whole hours dividing the period %v", opt.slice, opt.period)
 	case !(opt.maxSpot >= 0 && opt.maxSpot <= 1):
@@ -462,6 +465,9 @@ func output(res result) (cli.Output, error) {
 				fmt.Fprintf(w, "%-14s places none of %v (%d offers)\n", a.Name+":", a.Unplaced, a.Offers)
 			case len(a.Unplaced) > 0:
 				fmt.Fprintf(w, "%-14s %s for %d workloads (%d offers); cannot place %v\n", a.Name+":", money(a.Total), a.Placed, a.Offers, a.Unplaced)
+			case a.Total.LessThan(p.Total):
+				fmt.Fprintf(w, "%-14s %s for all %d workloads (%d offers), %s less than this plan\n", a.Name+":", money(a.Total), a.Placed, a.Offers,
+					money(p.Total.Sub(a.Total)))
 			default:
 				fmt.Fprintf(w, "%-14s %s for all %d workloads (%d offers), %s more than this plan\n", a.Name+":", money(a.Total), a.Placed, a.Offers,
 					money(a.Total.Sub(p.Total)))
