@@ -35,6 +35,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -216,6 +217,9 @@ func study(ctx context.Context, cat provider.Catalog, sc workload.Scenario, opt 
 	sc = grown(sc, horizon, opt.growth, launch)
 	res := result{currency: cat.Currency, scenario: sc, Launch: launch}
 	plan, err := placement.Solve(ctx, problem(sc, cat.Offers, opt))
+	if errors.Is(err, context.DeadlineExceeded) {
+		return res, fmt.Errorf("placing the portfolio: no plan within -time-limit %v (try a longer one, or coarser -slice): %w", opt.timeLimit, err)
+	}
 	if err != nil {
 		return res, fmt.Errorf("placing the portfolio: %w", err)
 	}
