@@ -76,7 +76,9 @@ func realistic(b testing.TB, seed uint64, nWork, nOffers, slices int) placement.
 }
 
 // benchSolve solves p in a loop and reports workloads/s and the gap, then
-// runs cbc once on the exported model and reports its time and the ratio.
+// runs cbc once on the exported model and reports its time and the ratio
+// (GPUTCO_BENCH_CBC=1; GPUTCO_BENCH_CBC_SEC=n gives cbc a time limit of n
+// seconds).
 func benchSolve(b *testing.B, p placement.Problem) {
 	b.ReportAllocs()
 	var plan placement.Plan
@@ -111,7 +113,11 @@ func benchSolve(b *testing.B, p placement.Problem) {
 		b.Fatal(err)
 	}
 	t0 := time.Now()
-	out, err := exec.Command(bin, f, "-ratioGap", "1e-6", "-solve").CombinedOutput()
+	args := []string{f, "-ratioGap", "1e-6"}
+	if sec := os.Getenv("GPUTCO_BENCH_CBC_SEC"); sec != "" { // a time limit for cbc, in seconds
+		args = append(args, "-sec", sec)
+	}
+	out, err := exec.Command(bin, append(args, "-solve")...).CombinedOutput()
 	if err != nil {
 		b.Fatalf("cbc: %v\n%s", err, out)
 	}
@@ -193,3 +199,55 @@ func onePool(b testing.TB, seed uint64, slices, offers int) placement.Problem {
 }
 
 func BenchmarkOnePool720x200(b *testing.B) { benchSolve(b, onePool(b, 1, 720, 200)) }
+
+// overTime is the realistic portfolio planned over three yearly epochs:
+// services grow by 20 to 60 % a year (sized for the third year), nGangs of
+// its workloads become gang training runs of 16 to 256 GPUs on InfiniBand
+// (half with a range of sizes, deadlines of 60 to 700 days), and the
+// catalog's lead times (owned servers' procurement, provisioning) split
+// the epochs where capacity arrives.
+func overTime(b testing.TB, seed uint64, nWork, nGangs, nOffers int) placement.Problem {
+	p := realistic(b, seed, nWork, nOffers, 168)
+	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	h := 3 * provider.Year
+	p.Assumptions.Horizon = h
+	p.Options.OverTime = true
+	gangs := 0
+	for i := range p.Workloads {
+		w := &p.Workloads[i]
+		switch {
+		case w.IsService():
+			g := 0.2 + 0.4*r.Float64()
+			end := math.Pow(1+g, 3)
+			w.Demand = workload.Growth{Base: workload.Scale{Curve: w.Demand, Factor: 1 / end}, RatePerYear: g, Compound: true}
+			w.GPUs = int(math.Ceil(float64(w.GPUs) * end))
+			w.Horizon = h
+		case gangs < nGangs:
+			gangs++
+			gpus := 16 << r.IntN(5)
+			*w = workload.Workload{Name: fmt.Sprintf("gang%03d", i), Kind: workload.Training, GPUs: gpus,
+				WorkGPUHours: float64(gpus) * 24 * float64(5+r.IntN(40)),
+				Deadline:     time.Duration(60+r.IntN(640)) * 24 * time.Hour,
+				Requirements: workload.Requirements{Jurisdictions: w.Requirements.Jurisdictions, MinMemoryGiB: 40,
+					Interconnect: workload.Interconnect{Fabric: provider.InfiniBand}},
+				Data:  workload.Data{DatasetGB: float64(100 + r.IntN(5000))},
+				Setup: workload.Setup{EngineerHours: float64(4 + r.IntN(20))}}
+			if r.IntN(2) == 0 {
+				w.GangSizes = workload.GangSizes{MinGPUs: gpus / 2, MaxGPUs: 2 * gpus}
+			}
+		}
+	}
+	return p
+}
+
+// BenchmarkOverTimeS is the first figure: 3 yearly epochs × 168
+// slices, 50 workloads including 10 gangs, 40 offers.
+func BenchmarkOverTimeS(b *testing.B) {
+	benchSolve(b, limited(overTime(b, 1, 50, 10, 40), 120*time.Second))
+}
+
+// BenchmarkOverTimeM is the second: 300 workloads including 50 gangs, 150
+// offers.
+func BenchmarkOverTimeM(b *testing.B) {
+	benchSolve(b, limited(overTime(b, 2, 300, 50, 150), 120*time.Second))
+}

@@ -22,15 +22,19 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 		}
 	}
 	pv := newDiscounter(in.s.horizon, in.assume.DiscountRatePerYear)
-	addLines := func(ls []tco.Line) {
-		for _, l := range ls {
+	addLines := func(ls []tco.Line, pvs []discounter) {
+		for i, l := range ls {
 			pl.Total = pl.Total.Add(l.Amount)
 			if l.Category.Hidden() {
 				pl.Hidden = pl.Hidden.Add(l.Amount)
 			} else {
 				pl.Explicit = pl.Explicit.Add(l.Amount)
 			}
-			pl.PresentValue = pl.PresentValue.Add(pv.present(l))
+			d := pv
+			if pvs != nil {
+				d = pvs[i]
+			}
+			pl.PresentValue = pl.PresentValue.Add(d.present(l))
 		}
 	}
 	optimal := true
@@ -59,7 +63,11 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 		if sol == nil || !sol.used[q] {
 			continue
 		}
-		uses[q] = in.use(q, sol.use[q])
+		if wd := &in.ws[pr.w]; wd.gang {
+			uses[q] = in.gangUse(&wd.runs[sol.gang[pr.w]], sol.use[q])
+		} else {
+			uses[q] = in.use(q, sol.use[q])
+		}
 		gpuHours[pr.k] += uses[q].GPUHours
 		if peakOn[pr.k] == nil {
 			peakOn[pr.k] = make([]float64, len(in.hours))
@@ -70,6 +78,8 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 		users[pr.k] = append(users[pr.k], in.ws[pr.w].w.Name)
 	}
 	commit := make([]*Commitment, len(in.os))
+	commitPV := make([][]discounter, len(in.os))
+	held := make([][]int, len(in.os))
 	for k := range in.os {
 		sol := osol[k]
 		if sol == nil {
@@ -79,7 +89,11 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 		if n == 0 && !paid && peakOn[k] == nil {
 			continue
 		}
-		commit[k] = in.commitment(k, n, paid, peakOn[k], gpuHours[k], users[k])
+		held[k] = sol.held[k]
+		if held[k] == nil && n > 0 {
+			held[k] = []int{n} // one commitment
+		}
+		commit[k], commitPV[k] = in.commitment(k, held[k], paid, peakOn[k], gpuHours[k], users[k])
 		if v := sol.stockValue[k]; v > 0 {
 			pl.Stock = append(pl.Stock, StockValue{Offer: in.os[k].o.ID, SavingPerNode: money(v)})
 		}
@@ -92,7 +106,7 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 	slices.SortFunc(order, func(a, b int) int { return in.os[a].idx - in.os[b].idx })
 	for _, k := range order {
 		if c := commit[k]; c != nil {
-			addLines(c.Lines)
+			addLines(c.Lines, commitPV[k])
 			pl.Commitments = append(pl.Commitments, *c)
 		}
 	}
@@ -108,7 +122,7 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 			}
 			k := in.pairs[q].k
 			used[k] = true
-			addLines(u.Lines)
+			addLines(u.Lines, nil)
 			a.Cost = a.Cost.Add(u.Cost)
 			if c := commit[k]; c != nil && gpuHours[k] > 0 {
 				share := c.Cost.Mul(decimal.NewFromFloat(u.GPUHours / gpuHours[k]))
@@ -120,10 +134,17 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 		if sol := wsol[w]; sol != nil {
 			a.PeakGPUValue = money(sol.peakValue[w])
 		}
+		prep := wd.prep
+		if sol := wsol[w]; wd.gang && sol != nil {
+			r := &wd.runs[sol.gang[w]]
+			prep = r.prep
+			a.Gang = &GangRun{Offer: in.os[in.pairs[r.q].k].o.ID, GPUs: r.gpus, Nodes: r.nodes, Start: r.start,
+				Finish: r.finish, WallTime: r.wall}
+		}
 		if len(a.Uses) == 1 {
 			for _, q := range wd.pairs {
 				if uses[q] != nil {
-					if rep, err := wd.prep.Evaluate(in.os[in.pairs[q].k].o); err == nil {
+					if rep, err := prep.Evaluate(in.os[in.pairs[q].k].o); err == nil {
 						a.Alone = &rep
 					}
 				}
@@ -131,6 +152,9 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 		}
 		a.RunnersUp = in.runnersUp(w, used, a.Cost)
 		pl.Assignments = append(pl.Assignments, a)
+	}
+	if in.s.overTime {
+		pl.Epochs = in.epochs(uses, held)
 	}
 	pl.Bound = money(bound)
 	if pl.Bound.GreaterThan(pl.Total) {
@@ -167,7 +191,36 @@ func (in *instance) use(q int, u []float64) *Use {
 	}
 	us.NodeHours = us.GPUHours * pr.occ / od.gpn
 	nh := decimal.NewFromFloat(us.NodeHours)
-	for _, l := range pr.terms.Lines {
+	stretch := in.stretchOf(q)
+	for i, l := range pr.terms.Lines {
+		var amount decimal.Decimal
+		switch l.Kind {
+		case tco.Variable:
+			amount = l.Amount.Mul(nh).Round(provider.Precision)
+		case tco.OneOff:
+			amount = l.Amount
+		default:
+			continue
+		}
+		if stretch != nil && i == stretch.line { // the stretch as Evaluate's hidden lines
+			us.Lines = append(us.Lines, stretch.split(l, amount)...)
+		} else {
+			us.Lines = append(us.Lines, line(l, amount))
+		}
+		us.Cost = us.Cost.Add(amount)
+	}
+	return us
+}
+
+// gangUse prices gang run r, holding u GPUs per slice, with the terms at
+// its size: its variable lines at the node-hours tco prices for it alone,
+// its one-off lines once.
+func (in *instance) gangUse(r *gangRun, u []float64) *Use {
+	od := &in.os[in.pairs[r.q].k]
+	us := &Use{Offer: od.o.ID, Tier: tierOf(od), Terms: r.terms, Cost: decimal.Zero, GPUs: u,
+		PeakGPUs: in.gangHeld(r), GPUHours: in.gangHeld(r) * r.wall.Hours(), NodeHours: r.terms.Own.NodeHours}
+	nh := decimal.NewFromFloat(us.NodeHours)
+	for _, l := range r.terms.Lines {
 		var amount decimal.Decimal
 		switch l.Kind {
 		case tco.Variable:
@@ -183,35 +236,145 @@ func (in *instance) use(q int, u []float64) *Use {
 	return us
 }
 
-// commitment prices what the plan holds of offer k: n nodes (committed
-// capacity), the per-offer lines when paid.
-func (in *instance) commitment(k, n int, paid bool, peak []float64, gpuHours float64, users []string) *Commitment {
+// commitment prices what the plan holds of offer k: held[i] nodes of its
+// commitment i (committed capacity), the per-offer lines when paid. It
+// returns the discounter of each line too (a commitment's lines discount
+// from its start).
+func (in *instance) commitment(k int, held []int, paid bool, peak []float64, gpuHours float64, users []string) (*Commitment, []discounter) {
 	od := &in.os[k]
-	c := &Commitment{Offer: od.o.ID, Tier: tierOf(od), Nodes: n, Cost: decimal.Zero, Workloads: users}
+	c := &Commitment{Offer: od.o.ID, Tier: tierOf(od), Cost: decimal.Zero, Workloads: users}
 	if !math.IsInf(od.stock, 1) {
 		c.Stock = od.stock
 	}
 	for _, v := range peak {
 		c.PeakGPUs = max(c.PeakGPUs, v)
 	}
-	if n > 0 {
-		c.Utilization = gpuHours / (float64(n) * od.gpn * in.s.horizon.Hours())
+	for s := range in.segs {
+		c.Nodes = max(c.Nodes, heldAt(od, held, s))
 	}
-	nd := decimal.NewFromInt(int64(n))
-	for _, l := range od.terms.Lines {
-		var amount decimal.Decimal
-		switch {
-		case l.Kind == tco.Fixed && od.committed && n > 0:
-			amount = l.Amount.Mul(nd)
-		case l.Kind == tco.PerOffer && paid:
-			amount = l.Amount
-		default:
-			continue
-		}
+	var pvs []discounter
+	add := func(l tco.TermLine, amount decimal.Decimal, d discounter) {
 		c.Lines = append(c.Lines, line(l, amount))
 		c.Cost = c.Cost.Add(amount)
+		pvs = append(pvs, d)
 	}
-	return c
+	gpuHeld := 0.0
+	for i, n := range held {
+		if n <= 0 || !od.committed {
+			continue
+		}
+		cm := &od.commits[i]
+		start := in.segs[cm.first].start
+		d := discounterAt(start, cm.span, in.assume.DiscountRatePerYear)
+		nd := decimal.NewFromInt(int64(n))
+		h := Held{Offer: od.o.ID, Nodes: n, Order: max(0, start-od.lead), Start: start, End: start + cm.span, Cost: decimal.Zero}
+		for _, l := range cm.terms.Lines {
+			if l.Kind == tco.Fixed {
+				add(l, l.Amount.Mul(nd), d)
+				h.Cost = h.Cost.Add(l.Amount.Mul(nd))
+			}
+		}
+		gpuHeld += float64(n) * od.gpn * cm.span.Hours()
+		if in.s.overTime {
+			c.Held = append(c.Held, h)
+		}
+	}
+	if gpuHeld > 0 {
+		c.Utilization = gpuHours / gpuHeld
+	}
+	if paid {
+		d := discounterAt(0, in.s.horizon, in.assume.DiscountRatePerYear)
+		for _, l := range od.terms.Lines {
+			if l.Kind == tco.PerOffer {
+				add(l, l.Amount, d)
+			}
+		}
+	}
+	return c, pvs
+}
+
+// epochs reports a plan over time stretch by stretch: the commitments
+// started and held, each workload's use of each offer, and the GPUs of
+// every slice by tier and by offer. uses are the priced uses by pair, held
+// the nodes of each commitment by offer.
+func (in *instance) epochs(uses []*Use, held [][]int) []Epoch {
+	T := in.s.slices
+	es := make([]Epoch, len(in.segs))
+	order := make([]int, len(in.os))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return in.os[a].idx - in.os[b].idx })
+	for s, sg := range in.segs {
+		e := &es[s]
+		e.Epoch, e.Start, e.End = sg.epoch, sg.start, sg.end
+		e.Slices = make([]SliceGPUs, T)
+		for _, k := range order {
+			od := &in.os[k]
+			if n := heldAt(od, held[k], s); n > 0 {
+				e.Held = append(e.Held, Holding{Offer: od.o.ID, Nodes: n})
+			}
+			for i, n := range held[k] {
+				if cm := &od.commits[i]; n > 0 && cm.first == s {
+					h := Held{Offer: od.o.ID, Nodes: n, Order: max(0, sg.start-od.lead), Start: sg.start, End: sg.start + cm.span}
+					h.Cost = cm.fixed.Mul(decimal.NewFromInt(int64(n)))
+					e.Started = append(e.Started, h)
+				}
+			}
+		}
+		for w := range in.ws {
+			wd := &in.ws[w]
+			for _, q := range wd.pairs {
+				u := uses[q]
+				if u == nil {
+					continue
+				}
+				eu := EpochUse{Workload: wd.w.Name, Offer: u.Offer, Tier: u.Tier}
+				for i := range T {
+					t := s*T + i
+					v := u.GPUs[t]
+					if v <= 0 {
+						continue
+					}
+					eu.PeakGPUs = max(eu.PeakGPUs, v)
+					if wd.gang { // the GPUs it holds through the stretch
+						eu.GPUHours += v * in.hours[t] * sg.reps
+					} else {
+						eu.GPUHours += v * in.hours[t] * wd.reps[t]
+					}
+					sl := &e.Slices[i]
+					switch u.Tier {
+					case Base:
+						sl.Base += v
+					case Burst:
+						sl.Burst += v
+					default:
+						sl.Spot += v
+					}
+					if sl.Offers == nil {
+						sl.Offers = map[string]float64{}
+					}
+					sl.Offers[u.Offer] += v
+				}
+				if eu.GPUHours > 0 {
+					e.Uses = append(e.Uses, eu)
+				}
+			}
+		}
+		slices.SortStableFunc(e.Uses, func(a, b EpochUse) int { return offerRank(in, a.Offer) - offerRank(in, b.Offer) })
+		slices.SortStableFunc(e.Uses, func(a, b EpochUse) int { return workloadRank(in, a.Workload) - workloadRank(in, b.Workload) })
+	}
+	return es
+}
+
+// workloadRank is the index of the placed workload named name.
+func workloadRank(in *instance, name string) int {
+	for i := range in.ws {
+		if in.ws[i].w.Name == name {
+			return i
+		}
+	}
+	return len(in.ws)
 }
 
 // line is the report line of term line l at amount.
@@ -282,6 +445,10 @@ func money(v float64) decimal.Decimal {
 type discounter struct {
 	spread, end decimal.Decimal
 	none        bool
+	// upfront discounts upfront lines when shifted (a commitment that
+	// starts after the plan's start).
+	upfront decimal.Decimal
+	shifted bool
 }
 
 func newDiscounter(h time.Duration, rate float64) discounter {
@@ -308,6 +475,9 @@ func (d discounter) present(l tco.Line) decimal.Decimal {
 		return l.Amount.Mul(d.spread).Round(provider.Precision)
 	case provider.AtEnd:
 		return l.Amount.Mul(d.end).Round(provider.Precision)
+	}
+	if d.shifted {
+		return l.Amount.Mul(d.upfront).Round(provider.Precision)
 	}
 	return l.Amount
 }

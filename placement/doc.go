@@ -54,6 +54,104 @@
 // [Model] returns this MILP and [WriteMPS] and [WriteLP] export it; it is
 // exactly what [Solve] optimises.
 //
+// # Over time
+//
+// With Options.OverTime (or a non-zero Options.Epoch) the horizon splits
+// into epochs of Options.Epoch (default a year; provider.Month or a quarter
+// of three months also work; the last epoch may be partial), and an epoch
+// splits again at every lead time L_k (o.LeadTime(): provisioning, or an
+// owned server's procurement) that falls inside it. Each of these stretches
+// σ = [a_σ, b_σ) has its own representative period, sampled from the
+// demand curves at a_σ (d_wσt = GPUs_w · peak of the curve over
+// [a_σ + s_t, a_σ + s_t + Δ_t)), so growth shows; its slices weigh
+// R_σ = (b_σ − a_σ)/P, and a job's slice the repetitions within σ that end
+// before its deadline, as above with D_j − a_σ for D_j (a stretch shorter
+// than the period, as a bridge of days can be, weighs its fraction of one
+// period). The slices t of the
+// model are the period's slices in every stretch (T·|σ| of them), and the
+// equations above hold over them, with these changes:
+//
+//	x_wkt = 0 when a_σ(t) < L_k           no capacity before it exists
+//	n_kc ∈ ℤ, 0 ≤ n_kc ≤ S_k              nodes of commitment c of committed k
+//	Σ_w x_wkt ≤ g_k · Σ_{c ∋ σ(t)} n_kc   committed capacity: the commitments held in t's stretch
+//	Σ_{c ∋ σ} n_kc ≤ S_k                  stock, where commitments overlap
+//	objective: Σ_kc F_kc·n_kc in place of Σ_k F_k·n_k
+//
+// A commitment c of offer k starts at a stretch σ with a_σ ≥ L_k (capacity
+// wanted at a_σ is ordered at a_σ − L_k, so lead time binds only from the
+// plan's start). With a term τ_k (tco.Terms.Term: a reservation's term, a
+// monthly rental's month, a long billing increment) it buys m = ⌈(b_σ −
+// a_σ)/τ_k⌉ whole terms and covers σ and the following stretches that end
+// within a_σ + m·τ_k: a 1-year reservation covers its year, a 3-year one
+// three, a monthly rental is renewed month by month through a stretch and
+// may change at the next (use monthly epochs to let it change every month).
+// Without a term (owned hardware) it covers the stretches to the horizon's
+// end. F_kc is tco.Terms.FixedPerNode of the offer prepared (with the first
+// workload that uses it, at a constant demand, its mean over the stretches
+// held: fixed terms are per node held, and a constant is priced in closed
+// form) for the span held, b_last − a_σ: whole terms of a
+// reservation even past the horizon's end, and for owned hardware the
+// purchase, the running costs and the resale value (or book value) at the
+// age it has at the horizon's end credited back. Variable, one-off and
+// per-offer terms are those of the whole horizon. A commitment starting
+// mid-epoch at an arrival covers only what fits in its terms (it is never
+// counted beyond what it pays for). An offer whose lead time reaches the
+// horizon's end is excluded (ErrLeadTime); a service whose demand before
+// the lead times of its offers exceeds what exists then is unplaced
+// (ErrLeadTime). The plan reports each stretch in Plan.Epochs (commitments
+// started with their order and arrival, nodes held, uses by tier, GPUs per
+// slice by tier and offer) and each commitment in Commitment.Held; a
+// commitment's lines discount from its start (the lines of uses, as
+// before, spread over the horizon). tco prices a lead time's delay
+// (CostOfDelayPerDay) as today: a one-off of the placement. With one epoch
+// covering the horizon and no lead times the model is exactly the one
+// above.
+//
+// Renewal and exit follow from the same columns: at the end of a term the
+// plan may start the offer's next commitment (renew, for as many nodes as
+// the next stretches need), another offer's (switch) or none (drop); an
+// owned server is held to the horizon's end, past its depreciation life at
+// its salvage value with its running costs on (tco's Owned). A workload's
+// one-off lines (setup, the transfer in, the exit — its data moved out at
+// the end) are paid once per offer it is placed on, so a workload that
+// moves between offers across epochs pays leaving one and entering the
+// other; the variable lines of its use are those of the whole horizon.
+//
+// # Gang jobs
+//
+// Over time, a finite job that tolerates no interruption, or that gives a
+// range of gang sizes (workload.Workload.GangSizes), is a gang: its GPUs
+// run together on exactly one offer. Its runs ρ = (k, G, σ) are every size
+// G (its GPUs; with a range, every whole-node size in it, or when there are
+// more than 12 its GPUs, the range's ends and the powers of two in it, to
+// whole nodes) on every compatible offer k, starting at the start of every
+// stretch σ with a_σ ≥ L_k (on unlimited pay-as-you-go capacity only the
+// first: waiting never helps there). tco prices the job at size G on k
+// (tco.Prepare with GPUs = G): its wall time W (interruptions, checkpoints,
+// a slower fabric), transfer and setup give its finish f_ρ = a_σ +
+// Finish − L_k, and the run exists when f_ρ ≤ min(D_j, H) and its ⌈G/g_k⌉
+// nodes fit the stock. It holds h_ρ = ⌈G/g_k⌉·g_k GPUs through the
+// stretches σ..σ' that [a_σ, f_ρ) meets, in every slice of them: nodes do
+// not change within a stretch, so a gang's window is whole stretches, free
+// of other demand on those GPUs. For services this is exact (their period
+// repeats, so the nodes a gang needs besides them are needed in whichever
+// repetition it runs); what it gives up is divisible jobs using a gang's
+// GPUs in the repetitions it does not run, and two gangs taking turns on
+// the same committed nodes within one stretch (they need nodes for both).
+// Monthly epochs make the window a month.
+//
+//	v_jρ ∈ {0, 1},   Σ_ρ v_jρ = 1                         one run of gang j
+//	cost c_jρ = V_jkG · NodeHours_jkG + O_jkG               its own lines at size G (tco)
+//	Σ_w x_wkt + Σ_{ρ on k, t ∈ σ..σ'} h_ρ·v_jρ ≤ g_k·(Σ_{c ∋ σ(t)} n_kc)   on committed k
+//	Σ_w x_wkt + Σ_{ρ on k, t ∈ σ..σ'} h_ρ·v_jρ ≤ g_k·S_k               on limited pay-as-you-go k
+//	Σ_{ρ on k} v_jρ ≤ z_k (when Q_k ≠ 0),   z_k ≤ … + Σ_{ρ on k} v_jρ (credits)
+//	Σ_{ρ on spot} W_j·v_jρ ≤ s·W_j                            spot share
+//
+// A gang without a run is in Plan.Unplaced with ErrDeadline (its earliest
+// finish and where) or ErrStock; without planning over time gangs are
+// unplaced with ErrGang, as before. Assignment.Gang reports the run: offer,
+// size, nodes, start and finish.
+//
 // # Solving
 //
 // Workloads that share no offer form independent pools (a budget couples
@@ -66,7 +164,11 @@
 // is its special case without binding stock. Other pools are MILPs: the LP
 // relaxation is solved by placement/lp's dual simplex (the proven bound and
 // the duals); its integers rounded up and the rest re-optimised give a
-// first plan, kept when it is within Options.Gap; otherwise the MILP goes
+// first plan, and when that is not within Options.Gap a dive gives another
+// (the fractional integer nearest a whole value bounded in its rounding
+// direction, the relaxation re-solved warm, until it is integral; the
+// opposite bound where one is infeasible); the better is kept when it is
+// within Options.Gap; otherwise the MILP goes
 // to lp.Solve's branch-and-bound, warm-started at the relaxation's basis,
 // or with Options.Solver = CBC to an external cbc on the exported model,
 // and the better plan and the better bound are kept. The first plan is
@@ -79,10 +181,20 @@
 //
 // Marginal values come from the relaxation's duals: the saving of one more
 // node of stock (minus the reduced cost of n_k at its bound; the stock rows'
-// duals times g_k), and the cost of one more GPU of a service's peak
+// duals times g_k; over time, of every commitment's n_kc and the hold_
+// rows), and the cost of one more GPU of a service's peak
 // (Σ_t demand dual_t · peak_t).
 //
 // # Granularity and what is not modelled
+//
+// A short commitment — pay-as-you-go billed in increments or with a
+// minimum longer than tco.CommitmentThreshold but shorter than the horizon,
+// which tco.Terms prices as a fraction of a node held (Own.Nodes) — is
+// modelled as pay-as-you-go: each of its fixed lines becomes a variable line
+// of amount·Own.Nodes/Own.NodeHours, the workload's own billed node-time per
+// node-hour of use (its billing rounding as a stretch of its own, as on
+// hourly billing). A workload alone on it costs exactly what Evaluate bills;
+// workloads sharing it do not share their billing increments.
 //
 // Pay-as-you-go use is divisible by GPU (workloads may share a rented
 // node); tco bills a lone service whole nodes per slice, so the two agree
@@ -91,10 +203,13 @@
 // Divisible jobs (checkpointed or stateless) may run narrower than their
 // gang and on several offers at once. Finite jobs that tolerate no
 // interruption are gang jobs — one offer, a window before the deadline —
-// which belong to placement over time and are reported in Plan.Unplaced
-// with ErrGang. Commitments last the whole horizon (no epochs, no lead
-// times), a credit counts at what it takes off the first workload's bill on
+// which are reported in Plan.Unplaced with ErrGang. Without planning over
+// time, commitments last the whole horizon and lead times are only priced
+// by tco; a credit counts at what it takes off the first workload's bill on
 // the offer, and the stretch of billed time by preemptions, failures and a
-// slower fabric is in the variable compute line (tco.Terms), so a plan's
-// hidden subtotal does not show it separately.
+// slower fabric, which tco.Terms folds into the variable compute line, is
+// split out of a use's compute line into hidden lines (preemption, recovery,
+// inefficiency) in the proportions tco.Evaluate reports at the workload's
+// own use — the line's total is unchanged, so a plan's hidden subtotal shows
+// it as Evaluate does.
 package placement

@@ -148,3 +148,41 @@ func TestMarginalValues(t *testing.T) {
 	checkClose(t, "stock value vs re-solve", a.Stock[0].SavingPerNode, a.Total.Sub(b.Total), 1e-9)
 	checkClose(t, "peak GPU value vs re-solve", a.Assignments[0].PeakGPUValue, c.Total.Sub(a.Total), 1e-9)
 }
+
+// TestStockValueGeneralPath checks Plan.Stock on the general (LP) path
+// against re-solves with one more node of stock: a lone service on a
+// capped offer, where the cap sits in the bounds of its use columns (no
+// stock row is needed) and, for committed capacity, also in the node
+// count's bound — the relaxation may put the dual on either. The spot-share
+// option (no offer is spot) keeps the pool off the merit-order path.
+func TestStockValueGeneralPath(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		capped func(stock int) provider.Offer
+	}{
+		{"reserved", func(s int) provider.Offer { return reserved("capped", "1.5", 1, s) }},
+		{"on-demand", func(s int) provider.Offer { return onDemand("capped", "2", 1, s) }},
+		{"reserved nodes of 2", func(s int) provider.Offer { return reserved("capped", "3", 2, s) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			solve := func(stock int) placement.Plan {
+				p := placement.Problem{Workloads: []workload.Workload{steps("svc", 8)},
+					Offers:      []provider.Offer{c.capped(stock), onDemand("od", "4", 1, 0)},
+					Assumptions: bare(), Options: placement.Options{Period: workload.Day, MaxSpotShare: 0.5}}
+				plan, err := placement.Solve(context.Background(), p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if plan.Stats.FastPools != 0 {
+					t.Fatalf("solved on the merit-order path")
+				}
+				return plan
+			}
+			a, b := solve(1), solve(2)
+			if len(a.Stock) != 1 || a.Stock[0].Offer != "capped" {
+				t.Fatalf("stock values %+v, want the capped offer's", a.Stock)
+			}
+			checkClose(t, "stock value vs re-solve", a.Stock[0].SavingPerNode, a.Total.Sub(b.Total), 1e-9)
+		})
+	}
+}

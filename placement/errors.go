@@ -18,16 +18,23 @@ var (
 	ErrInfeasible = errors.New("placement: infeasible")
 	// ErrNoOffer reports a workload that no offer can take (see Unplaced).
 	ErrNoOffer = errors.New("placement: no offer can take the workload")
-	// ErrGang reports a finite job that tolerates no interruption: it needs
-	// one offer for its whole gang at once, which is the placement over time
-	// of gang jobs, not modelled by Solve.
-	ErrGang = errors.New("placement: gang jobs are not placed yet")
+	// ErrGang reports a gang job (a finite job that tolerates no
+	// interruption, or one with a range of gang sizes) in a plan that is
+	// not over time: it needs one offer for its whole gang in a window
+	// before its deadline, which only a plan over time (Options.OverTime)
+	// models.
+	ErrGang = errors.New("placement: gang jobs are placed only when planning over time")
 	// ErrDeadline reports a job that cannot do its work before its deadline
 	// even at its full width on its fastest offer.
 	ErrDeadline = errors.New("placement: cannot finish before the deadline")
 	// ErrStock reports a service whose peak exceeds the stock of every offer
 	// it can use, together.
 	ErrStock = errors.New("placement: not enough stock")
+	// ErrLeadTime reports capacity that does not exist when it is needed:
+	// an offer whose lead time reaches the horizon's end, or a service whose
+	// demand before the lead times of its offers exceeds what exists then
+	// (planning over time).
+	ErrLeadTime = errors.New("placement: capacity does not exist yet")
 	// ErrCurrency reports offers in more than one currency.
 	ErrCurrency = errors.New("placement: offers in more than one currency")
 	// ErrSolver reports a solve that ended without a usable answer: a

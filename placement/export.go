@@ -13,7 +13,11 @@ import (
 // (placement with its one-off cost, binary) and x_<workload>_<offer>_<slice>
 // (GPUs used in the slice), with workloads and offers by their index in the
 // problem; rows demand_, work_, width_, cap_, link_, peroffer_, used_,
-// spot_ and budget (see the package comment). Workloads in Plan.Unplaced are
+// spot_ and budget (see the package comment). Over time the slices are
+// numbered through the stretches, a commitment is n_<offer>_<stretch> (the
+// stretch it starts in), a gang's run g_<workload>_<offer>_<GPUs>_<stretch>
+// (binary), and rows gang_ (one run per gang) and hold_ (the stock shared
+// by overlapping commitments) join them. Workloads in Plan.Unplaced are
 // not in it.
 func Model(p Problem) (*lp.Problem, error) {
 	in, err := prepare(&p)

@@ -17,7 +17,8 @@ import (
 // String renders the plan as text: the status, totals, bound and gap; a
 // table of commitments (offer, tier, nodes, peak GPUs, utilization, cost);
 // a table of assignments (workload, offer, tier, peak GPUs, GPU-hours, cost
-// of the use) with each workload's cost and cheapest runner-up; the stock
+// of the use) with each workload's cost and cheapest runner-up; over time,
+// a line per stretch (commitments started and held, uses); the stock
 // values; the unplaced workloads with their errors. Money is rounded to
 // cents.
 func (p Plan) String() string {
@@ -54,8 +55,26 @@ func (p Plan) String() string {
 		}
 	}
 	tw.Flush()
+	for _, e := range p.Epochs {
+		fmt.Fprintf(&b, "epoch %d, day %.4g to %.4g:", e.Epoch, e.Start.Hours()/24, e.End.Hours()/24)
+		for _, h := range e.Started {
+			fmt.Fprintf(&b, " start %d × %s (ordered day %.4g, to day %.4g);", h.Nodes, h.Offer, h.Order.Hours()/24, h.End.Hours()/24)
+		}
+		for _, h := range e.Held {
+			fmt.Fprintf(&b, " hold %d × %s;", h.Nodes, h.Offer)
+		}
+		for _, u := range e.Uses {
+			fmt.Fprintf(&b, " %s on %s (%s) %.0f GPU-h;", u.Workload, u.Offer, u.Tier, u.GPUHours)
+		}
+		b.WriteString("\n")
+	}
 	for _, s := range p.Stock {
 		fmt.Fprintf(&b, "one more node of %s would save %s\n", s.Offer, s.SavingPerNode.StringFixed(2))
+	}
+	for _, a := range p.Assignments {
+		if g := a.Gang; g != nil {
+			fmt.Fprintf(&b, "gang %s: %d GPUs on %d × %s, day %.4g to %.4g\n", a.Workload, g.GPUs, g.Nodes, g.Offer, g.Start.Hours()/24, g.Finish.Hours()/24)
+		}
 	}
 	for _, u := range p.Unplaced {
 		fmt.Fprintf(&b, "unplaced %s: %v\n", u.Workload, u.Err)
@@ -150,6 +169,49 @@ type commitmentJSON struct {
 	Workloads   []string        `json:"workloads"`
 	Lines       []tco.Line      `json:"lines"`
 	Cost        decimal.Decimal `json:"cost"`
+	Held        []heldJSON      `json:"held,omitempty"`
+}
+
+type heldJSON struct {
+	Offer string            `json:"offer"`
+	Nodes int               `json:"nodes"`
+	Order provider.Duration `json:"order"`
+	Start provider.Duration `json:"start"`
+	End   provider.Duration `json:"end"`
+	Cost  decimal.Decimal   `json:"cost"`
+}
+
+type holdingJSON struct {
+	Offer string `json:"offer"`
+	Nodes int    `json:"nodes"`
+}
+
+type epochUseJSON struct {
+	Workload string  `json:"workload"`
+	Offer    string  `json:"offer"`
+	Tier     Tier    `json:"tier"`
+	PeakGPUs float64 `json:"peakGPUs"`
+	GPUHours float64 `json:"gpuHours"`
+}
+
+// sliceJSON is one slice of a stretch for a chart: its start within the
+// period, its GPUs by tier and by offer.
+type sliceJSON struct {
+	Start  provider.Duration  `json:"start"`
+	Base   float64            `json:"base"`
+	Burst  float64            `json:"burst"`
+	Spot   float64            `json:"spot"`
+	Offers map[string]float64 `json:"offers"`
+}
+
+type epochJSON struct {
+	Epoch   int               `json:"epoch"`
+	Start   provider.Duration `json:"start"`
+	End     provider.Duration `json:"end"`
+	Started []heldJSON        `json:"started"`
+	Held    []holdingJSON     `json:"held"`
+	Uses    []epochUseJSON    `json:"uses"`
+	Slices  []sliceJSON       `json:"slices"`
 }
 
 type stockJSON struct {
@@ -190,12 +252,27 @@ type planJSON struct {
 	Bound        decimal.Decimal   `json:"bound"`
 	Gap          float64           `json:"gap"`
 	Stock        []stockJSON       `json:"stock"`
+	Epochs       []epochJSON       `json:"epochs,omitempty"`
 	Stats        statsJSON         `json:"stats"`
+}
+
+// held converts commitments for JSON.
+func held(hs []Held) []heldJSON {
+	out := []heldJSON{}
+	for _, h := range hs {
+		out = append(out, heldJSON{Offer: h.Offer, Nodes: h.Nodes, Order: provider.Duration(h.Order),
+			Start: provider.Duration(h.Start), End: provider.Duration(h.End), Cost: h.Cost})
+	}
+	return out
 }
 
 // MarshalJSON writes the plan with money as decimal strings, durations as
 // Go duration strings, errors as their messages; the terms behind each use
-// are left out (tco.CostTerms recomputes them).
+// are left out (tco.CostTerms recomputes them). A plan over time adds
+// "epochs": per stretch its commitments started and held, its uses, and per
+// slice of its period the GPUs by tier ("base", "burst", "spot") and by
+// offer ("offers") — a stacked chart's data — and each commitment its
+// "held" terms.
 func (p Plan) MarshalJSON() ([]byte, error) {
 	j := planJSON{Currency: p.Currency, Horizon: provider.Duration(p.Horizon), Period: provider.Duration(p.Period),
 		Slices: p.Slices, Status: p.Status, Total: p.Total, Explicit: p.Explicit, Hidden: p.Hidden,
@@ -217,8 +294,31 @@ func (p Plan) MarshalJSON() ([]byte, error) {
 		j.Assignments = append(j.Assignments, aj)
 	}
 	for _, c := range p.Commitments {
-		j.Commitments = append(j.Commitments, commitmentJSON{Offer: c.Offer, Tier: c.Tier, Nodes: c.Nodes, Stock: c.Stock,
-			PeakGPUs: c.PeakGPUs, Utilization: c.Utilization, Workloads: c.Workloads, Lines: nonNil(c.Lines), Cost: c.Cost})
+		cj := commitmentJSON{Offer: c.Offer, Tier: c.Tier, Nodes: c.Nodes, Stock: c.Stock,
+			PeakGPUs: c.PeakGPUs, Utilization: c.Utilization, Workloads: c.Workloads, Lines: nonNil(c.Lines), Cost: c.Cost}
+		if c.Held != nil {
+			cj.Held = held(c.Held)
+		}
+		j.Commitments = append(j.Commitments, cj)
+	}
+	for _, e := range p.Epochs {
+		ej := epochJSON{Epoch: e.Epoch, Start: provider.Duration(e.Start), End: provider.Duration(e.End), Started: held(e.Started),
+			Held: []holdingJSON{}, Uses: []epochUseJSON{}, Slices: []sliceJSON{}}
+		for _, h := range e.Held {
+			ej.Held = append(ej.Held, holdingJSON(h))
+		}
+		for _, u := range e.Uses {
+			ej.Uses = append(ej.Uses, epochUseJSON(u))
+		}
+		for i, sl := range e.Slices {
+			offers := sl.Offers
+			if offers == nil {
+				offers = map[string]float64{}
+			}
+			ej.Slices = append(ej.Slices, sliceJSON{Start: provider.Duration(sliceBound(p.Period, i, len(e.Slices))),
+				Base: sl.Base, Burst: sl.Burst, Spot: sl.Spot, Offers: offers})
+		}
+		j.Epochs = append(j.Epochs, ej)
 	}
 	for _, u := range p.Unplaced {
 		msg := ""

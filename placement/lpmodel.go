@@ -13,9 +13,11 @@ import (
 type poolModel struct {
 	pl   pool
 	prob *lp.Problem
-	// nCol is the node-count column of each committed offer of the pool, zCol
-	// the per-offer column, by index in instance.os (−1: none).
-	nCol, zCol map[int]int
+	// nCols are the node-count columns of each committed offer of the pool,
+	// one per commitment of instance.os[k].commits (−1: none); zCol the
+	// per-offer column, by index in instance.os (−1: none).
+	nCols map[int][]int
+	zCol  map[int]int
 	// xCol[q][t] is the use column of pair q in slice t (−1: none); yCol[q]
 	// the placement column of pair q (−1: none).
 	xCol map[int][]int
@@ -26,13 +28,20 @@ type poolModel struct {
 	demandRow map[int][]int
 	workRow   map[int]int
 	stockRow  map[int][]int
+	// holdRow[k][s] is the row that keeps the nodes held of committed offer
+	// k in segment s within its stock (−1: none needed).
+	holdRow map[int][]int
+	// gangCol[w][i] is the column of run i of gang w (binary: the run
+	// chosen); gangRow[w] the row that chooses one.
+	gangCol   map[int][]int
+	gangRow   map[int]int
 	budgetRow int
 }
 
 // model builds the MILP of pool pl.
 func (in *instance) model(pl pool) (*poolModel, error) {
 	T := len(in.hours)
-	pm := &poolModel{pl: pl, nCol: map[int]int{}, zCol: map[int]int{}, xCol: map[int][]int{}, yCol: map[int]int{},
+	pm := &poolModel{pl: pl, nCols: map[int][]int{}, holdRow: map[int][]int{}, gangCol: map[int][]int{}, gangRow: map[int]int{}, zCol: map[int]int{}, xCol: map[int][]int{}, yCol: map[int]int{},
 		demandRow: map[int][]int{}, workRow: map[int]int{}, stockRow: map[int][]int{}, budgetRow: -1}
 	var b colBuilder
 	b.SetName("gputco-placement")
@@ -46,11 +55,18 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 	}
 	for _, k := range pl.os {
 		od := &in.os[k]
-		pm.nCol[k], pm.zCol[k] = -1, -1
+		pm.zCol[k] = -1
 		if od.committed {
-			j := b.AddIntCol("n_"+itoa(od.idx), od.fixedF, 0, od.stock)
-			pm.nCol[k] = j
-			cost(j, od.fixedF)
+			cols := make([]int, len(od.commits))
+			for i, c := range od.commits {
+				name := "n_" + itoa(od.idx)
+				if in.s.overTime {
+					name += "_" + itoa(c.first)
+				}
+				cols[i] = b.AddIntCol(name, c.fixedF, 0, od.stock)
+				cost(cols[i], c.fixedF)
+			}
+			pm.nCols[k] = cols
 		}
 		if od.perOfferF != 0 {
 			j := b.AddIntCol("z_"+itoa(od.idx), od.perOfferF, 0, 1)
@@ -58,8 +74,27 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			cost(j, od.perOfferF)
 		}
 	}
+	// gangAt[k] are the gang runs on offer k with their columns.
+	type gangUse struct {
+		j    int
+		r    *gangRun
+		held float64
+	}
+	gangAt := map[int][]gangUse{}
 	for _, w := range pl.ws {
 		wd := &in.ws[w]
+		if wd.gang {
+			cols := make([]int, len(wd.runs))
+			for i := range wd.runs {
+				r := &wd.runs[i]
+				k := in.pairs[r.q].k
+				cols[i] = b.AddIntCol(fmt.Sprintf("g_%d_%d_%d_%d", wd.idx, in.os[k].idx, r.gpus, r.first), r.cost, 0, 1)
+				cost(cols[i], r.cost)
+				gangAt[k] = append(gangAt[k], gangUse{cols[i], r, in.gangHeld(r)})
+			}
+			pm.gangCol[w] = cols
+			continue
+		}
 		for _, q := range in.active(w) {
 			pr := &in.pairs[q]
 			od := &in.os[pr.k]
@@ -73,7 +108,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 				if !math.IsInf(od.stock, 1) {
 					ub = min(ub, od.stock*od.gpn)
 				}
-				if ub <= 0 || wd.reps[t] <= 0 {
+				if ub <= 0 || wd.reps[t] <= 0 || t < od.from {
 					continue
 				}
 				c := pr.cost * in.hours[t] * wd.reps[t]
@@ -89,9 +124,15 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			}
 		}
 	}
-	// Demand of services, work of jobs, width of jobs in each slice.
+	// Demand of services, work of jobs, width of jobs in each slice, one
+	// run of each gang.
 	for _, w := range pl.ws {
 		wd := &in.ws[w]
+		if wd.gang {
+			cols := pm.gangCol[w]
+			pm.gangRow[w] = b.AddRow(fmt.Sprintf("gang_%d", wd.idx), 1, 1, cols, ones(len(cols)))
+			continue
+		}
 		if wd.service {
 			rows := make([]int, T)
 			for t := range rows {
@@ -151,23 +192,72 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 					cols, vals = append(cols, xs[t]), append(vals, 1)
 				}
 			}
+			most := b.sumUpper(cols)
+			// A gang holds its nodes in every slice of the stretches its
+			// run spans.
+			for _, g := range gangAt[k] {
+				if s := in.seg[t]; g.r.first <= s && s <= g.r.last {
+					cols, vals = append(cols, g.j), append(vals, g.held)
+					most += g.held
+				}
+			}
 			if len(cols) == 0 {
 				continue
 			}
 			up := od.stock * od.gpn
 			if od.committed {
-				cols, vals, up = append(cols, pm.nCol[k]), append(vals, -od.gpn), 0
-			} else if up >= b.sumUpper(cols) {
+				for i, c := range od.commits {
+					if c.covers(in.seg[t]) {
+						cols, vals = append(cols, pm.nCols[k][i]), append(vals, -od.gpn)
+					}
+				}
+				up = 0
+			} else if up >= most {
 				continue // the stock cannot bind
 			}
 			rows[t] = b.AddRow("cap_"+itoa(od.idx)+"_"+itoa(t), math.Inf(-1), up, cols, vals)
 		}
 		pm.stockRow[k] = rows
+		if !od.committed || math.IsInf(od.stock, 1) {
+			continue
+		}
+		// Over time, commitments that overlap share the stock.
+		hold := make([]int, len(in.segs))
+		for s := range hold {
+			hold[s] = -1
+			var cols []int
+			for i, c := range od.commits {
+				if c.covers(s) {
+					cols = append(cols, pm.nCols[k][i])
+				}
+			}
+			if len(cols) > 1 {
+				hold[s] = b.AddRow("hold_"+itoa(od.idx)+"_"+itoa(s), math.Inf(-1), od.stock, cols, ones(len(cols)))
+			}
+		}
+		pm.holdRow[k] = hold
 	}
 	// A placement's one-off cost is paid when it is used at all: its use
 	// over the horizon is at most its largest possible use times y.
 	for _, w := range pl.ws {
 		wd := &in.ws[w]
+		if wd.gang {
+			// A gang's runs on an offer with a per-offer cost pay it.
+			on := map[int][]int{}
+			for i, r := range wd.runs {
+				if k := in.pairs[r.q].k; pm.zCol[k] >= 0 {
+					on[k] = append(on[k], pm.gangCol[w][i])
+				}
+			}
+			for _, k := range pl.os {
+				if cols := on[k]; len(cols) > 0 {
+					vals := ones(len(cols))
+					cols, vals = append(cols, pm.zCol[k]), append(vals, -1)
+					b.AddRow(fmt.Sprintf("peroffer_%d_%d", wd.idx, in.os[k].idx), math.Inf(-1), 0, cols, vals)
+				}
+			}
+			continue
+		}
 		for _, q := range in.active(w) {
 			y := pm.yCol[q]
 			if y < 0 {
@@ -212,6 +302,9 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 				cols, vals = append(cols, y), append(vals, -1)
 			}
 		}
+		for _, g := range gangAt[k] {
+			cols, vals = append(cols, g.j), append(vals, -1)
+		}
 		b.AddRow(fmt.Sprintf("used_%d", in.os[k].idx), math.Inf(-1), 0, cols, vals)
 	}
 	// At most MaxSpotShare of each workload's demand on interruptible
@@ -221,6 +314,13 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			wd := &in.ws[w]
 			var cols []int
 			var vals []float64
+			if wd.gang { // all of a gang's work or none on spot
+				for i, r := range wd.runs {
+					if in.os[in.pairs[r.q].k].spot {
+						cols, vals = append(cols, pm.gangCol[w][i]), append(vals, wd.work)
+					}
+				}
+			}
 			for _, q := range in.active(w) {
 				if !in.os[in.pairs[q].k].spot {
 					continue
@@ -361,9 +461,8 @@ type modelDuals struct {
 }
 
 // duals reads the marginal values from an optimal relaxation r: the value
-// of a committed offer's stock is minus the reduced cost of its node count
-// at its upper bound; that of a pay-as-you-go offer's stock the duals of
-// its stock rows times its node size; one more GPU of a service's peak
+// of an offer's stock (stockValue: the duals of every bound and row the
+// stock is in); one more GPU of a service's peak
 // raises every slice's demand by the slice's peak fraction.
 func (pm *poolModel) duals(in *instance, r *lp.Result) modelDuals {
 	d := modelDuals{stock: map[int]float64{}, peak: map[int]float64{}}
@@ -371,20 +470,7 @@ func (pm *poolModel) duals(in *instance, r *lp.Result) modelDuals {
 		return d
 	}
 	for _, k := range pm.pl.os {
-		od := &in.os[k]
-		v := 0.0
-		if j := pm.nCol[k]; j >= 0 {
-			if r.X[j] >= pm.prob.ColUpper[j]-1e-9 && r.ReducedCost[j] < 0 {
-				v = -r.ReducedCost[j]
-			}
-		} else {
-			for _, i := range pm.stockRow[k] {
-				if i >= 0 {
-					v -= r.RowDual[i] * od.gpn
-				}
-			}
-		}
-		if v > 1e-9 {
+		if v := pm.stockValue(in, r, k); v > 1e-9 {
 			d.stock[k] = v
 		}
 	}
@@ -397,7 +483,7 @@ func (pm *poolModel) duals(in *instance, r *lp.Result) modelDuals {
 					v += r.RowDual[i] * wd.peak[t]
 				}
 			}
-		} else {
+		} else if !wd.gang {
 			v = r.RowDual[pm.workRow[w]]
 		}
 		d.peak[w] = v
@@ -407,13 +493,39 @@ func (pm *poolModel) duals(in *instance, r *lp.Result) modelDuals {
 
 // solution reads a pool's plan from a MILP point x of objective cost.
 func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *poolSolution {
-	sol := &poolSolution{nodes: map[int]int{}, use: map[int][]float64{}, used: map[int]bool{}, perOf: map[int]bool{},
-		cost: cost, bound: bound}
-	for k, j := range pm.nCol {
-		if j >= 0 {
-			if n := int(math.Round(x[j])); n > 0 {
-				sol.nodes[k] = n
+	sol := &poolSolution{nodes: map[int]int{}, held: map[int][]int{}, use: map[int][]float64{}, used: map[int]bool{}, perOf: map[int]bool{},
+		gang: map[int]int{}, cost: cost, bound: bound}
+	for w, cols := range pm.gangCol {
+		for i, j := range cols {
+			if x[j] <= 0.5 {
+				continue
 			}
+			// The run holds its nodes in every slice of its stretches.
+			r := &in.ws[w].runs[i]
+			u := make([]float64, len(in.hours))
+			for t := range u {
+				if s := in.seg[t]; r.first <= s && s <= r.last {
+					u[t] = in.gangHeld(r)
+				}
+			}
+			sol.gang[w] = i
+			sol.used[r.q], sol.use[r.q] = true, u
+		}
+	}
+	for k, cols := range pm.nCols {
+		held := make([]int, len(cols))
+		any := false
+		for i, j := range cols {
+			held[i] = int(math.Round(x[j]))
+			any = any || held[i] > 0
+		}
+		if !any {
+			continue
+		}
+		sol.held[k] = held
+		od := &in.os[k]
+		for s := range in.segs {
+			sol.nodes[k] = max(sol.nodes[k], heldAt(od, held, s))
 		}
 	}
 	for k, j := range pm.zCol {
@@ -443,7 +555,7 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 	// more and keeps every constraint.
 	for _, w := range pm.pl.ws {
 		wd := &in.ws[w]
-		if wd.service {
+		if wd.service || wd.gang {
 			continue
 		}
 		done := 0.0

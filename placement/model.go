@@ -20,6 +20,12 @@ type instance struct {
 	s     settings
 	hours []float64 // Δ_t of each slice, hours
 	start []float64 // start of each slice within the period, hours
+	// segs are the stretches of the horizon (one without planning over
+	// time); the slices are those of the period in every segment, segment
+	// by segment: slice t is in segment seg[t].
+	segs  []segment
+	seg   []int
+	preps map[prepKey]*tco.Prepared
 	ws    []wdata
 	os    []odata
 	pairs []pair
@@ -45,6 +51,10 @@ type wdata struct {
 	reps  []float64
 	pairs []int
 	prep  *tco.Prepared
+	// gang says the job runs on one offer with its GPUs together (planning
+	// over time); runs are the ways it may run.
+	gang bool
+	runs []gangRun
 }
 
 // odata is one offer some workload can use.
@@ -63,6 +73,12 @@ type odata struct {
 	perOfferF       float64
 	terms           tco.Terms // the terms the offer's coefficients come from
 	pairs           []int
+	// lead is the time before its capacity exists (planning over time; 0
+	// otherwise), from the first slice of the segment it arrives in.
+	lead time.Duration
+	from int
+	// commits are the commitments the plan may make of committed capacity.
+	commits []commit
 }
 
 // pair is a workload that can run on an offer, with the coefficients of its
@@ -96,11 +112,8 @@ func prepare(p *Problem) (*instance, error) {
 	in.assume = p.Assumptions
 	in.assume.Horizon = s.horizon
 	in.assume.Step = s.sliceLen
-	in.hours = make([]float64, s.slices)
-	in.start = make([]float64, s.slices)
-	for t := range in.hours {
-		a, b := sliceBound(s.Period, t, s.slices), sliceBound(s.Period, t+1, s.slices)
-		in.start[t], in.hours[t] = a.Hours(), (b - a).Hours()
+	if err := in.timeline(); err != nil {
+		return nil, err
 	}
 	for _, o := range p.Offers {
 		if o.Currency != "" {
@@ -143,9 +156,18 @@ func prepare(p *Problem) (*instance, error) {
 				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: terr})
 				continue
 			}
+			terms = perUse(terms, s.horizon) // a short commitment is billed per use
+			if in.s.overTime && o.LeadTime() >= in.s.horizon {
+				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: fmt.Errorf("%w: offer %q: lead time %v, horizon %v", ErrLeadTime, o.ID, o.LeadTime(), in.s.horizon)})
+				continue
+			}
 			if offerAt[oi] < 0 {
 				offerAt[oi] = len(in.os)
-				in.os = append(in.os, in.offer(oi, o, terms))
+				od := in.offer(oi, o, terms)
+				if od.committed {
+					in.planCommits(&od, wd)
+				}
+				in.os = append(in.os, od)
 			}
 			k := offerAt[oi]
 			pr := pair{w: len(in.ws), k: k, terms: terms, occ: 1}
@@ -164,7 +186,11 @@ func prepare(p *Problem) (*instance, error) {
 			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: newUnplacedError(w.Name, exc)})
 			continue
 		}
-		if err := in.alone(wd); err != nil {
+		check := in.alone
+		if wd.gang {
+			check = in.gangRuns
+		}
+		if err := check(wd); err != nil {
 			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: &UnplacedError{Workload: w.Name, Excluded: exc, Err: err}})
 			for _, q := range wd.pairs { // drop its pairs
 				k := in.pairs[q].k
@@ -175,7 +201,9 @@ func prepare(p *Problem) (*instance, error) {
 		}
 		wd.prep = prep
 		in.ws = append(in.ws, *wd)
-		in.prune(len(in.ws) - 1)
+		if !wd.gang {
+			in.prune(len(in.ws) - 1)
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -188,31 +216,42 @@ func prepare(p *Problem) (*instance, error) {
 // service's peak within the stock of its offers together. Its pairs are the
 // last ones of the instance.
 func (in *instance) alone(wd *wdata) error {
-	if wd.service {
-		stock, peak := 0.0, 0.0
+	// stockAt is the GPUs in stock on the workload's offers in slice t,
+	// those whose capacity exists by then.
+	stockAt := func(t int) float64 {
+		stock := 0.0
 		for _, q := range wd.pairs {
-			od := &in.os[in.pairs[q].k]
-			stock += od.stock * od.gpn
+			if od := &in.os[in.pairs[q].k]; t >= od.from {
+				stock += od.stock * od.gpn
+			}
 		}
+		return stock
+	}
+	if wd.service {
+		stock, peak := stockAt(len(in.hours)), 0.0
 		for _, d := range wd.demand {
 			peak = max(peak, d)
 		}
 		if peak > stock*(1+1e-12) {
 			return fmt.Errorf("%w: peak of %g GPUs, %g GPUs in stock on its offers", ErrStock, peak, stock)
 		}
+		for t, d := range wd.demand {
+			if st := stockAt(t); d > st*(1+1e-12) {
+				sg := in.segs[in.seg[t]]
+				return fmt.Errorf("%w: %g GPUs needed from %v, %g GPUs exist then on its offers", ErrLeadTime, d, sg.start, st)
+			}
+		}
 		return nil
 	}
-	rate, stock := 0.0, 0.0
+	rate := 0.0
 	for _, q := range wd.pairs {
-		pr := &in.pairs[q]
-		od := &in.os[pr.k]
-		rate, stock = max(rate, pr.rate), stock+od.stock*od.gpn
+		rate = max(rate, in.pairs[q].rate)
 	}
-	hours := 0.0
+	most := 0.0
 	for t, r := range wd.reps {
-		hours += r * in.hours[t]
+		most += r * in.hours[t] * rate * min(wd.width, stockAt(t))
 	}
-	if most := rate * min(wd.width, stock) * hours; most < wd.work*(1-1e-12) {
+	if most < wd.work*(1-1e-12) {
 		return fmt.Errorf("%w: %g reference GPU-hours of work, at most %.6g before the deadline at %g GPUs", ErrDeadline, wd.work, most, wd.width)
 	}
 	return nil
@@ -235,13 +274,13 @@ func (in *instance) prune(w int) {
 // useless: moving all of b's use to a never costs more and keeps every
 // constraint. That holds when a is pay-as-you-go without a stock limit or a
 // per-offer cost, b pay-as-you-go without a credit, a's one-off and cost per
-// unit of work are no higher, a runs a job at least as fast, and a is not
-// interruptible where b is not, under a spot share. Ties keep the first
-// offer.
+// unit of work are no higher, a runs a job at least as fast, a exists no
+// later than b, and a is not interruptible where b is not, under a spot
+// share. Ties keep the first offer.
 func (in *instance) dominates(a, b int) bool {
 	pa, pb := &in.pairs[a], &in.pairs[b]
 	oa, ob := &in.os[pa.k], &in.os[pb.k]
-	if oa.committed || ob.committed || !math.IsInf(oa.stock, 1) || oa.perOfferF != 0 || ob.perOfferF < 0 {
+	if oa.committed || ob.committed || !math.IsInf(oa.stock, 1) || oa.perOfferF != 0 || ob.perOfferF < 0 || oa.from > ob.from {
 		return false
 	}
 	ca, cb := pa.cost, pb.cost
@@ -322,37 +361,50 @@ func (in *instance) workload(wi int, w workload.Workload) (*wdata, error, error)
 	if err := w.Validate(); err != nil {
 		return nil, nil, err
 	}
-	T := in.s.slices
-	wd := &wdata{idx: wi, w: w, service: w.IsService(), reps: make([]float64, T)}
+	T, N := in.s.slices, len(in.hours)
+	wd := &wdata{idx: wi, w: w, service: w.IsService(), reps: make([]float64, N)}
 	if wd.service {
-		sl, err := workload.Discretize(w.Demand, in.s.Period, T)
-		if err != nil {
-			return nil, nil, fmt.Errorf("placement: workload %q: %w", w.Name, err)
-		}
-		wd.demand, wd.peak = make([]float64, T), make([]float64, T)
-		for t, x := range sl {
-			wd.peak[t] = x.Peak
-			// Below a millionth of a GPU a slice needs nothing (tco, too,
-			// rounds node counts within 1e-9 of a whole node).
-			if d := float64(w.GPUs) * x.Peak; d >= minGPUs {
-				wd.demand[t] = d
+		wd.demand, wd.peak = make([]float64, N), make([]float64, N)
+		for s, sg := range in.segs {
+			// Each segment samples its period at its own time.
+			var c workload.Curve = w.Demand
+			if sg.start > 0 {
+				c = shifted{c: w.Demand, offset: sg.start}
 			}
-			wd.reps[t] = in.s.reps
+			sl, err := workload.Discretize(c, in.s.Period, T)
+			if err != nil {
+				return nil, nil, fmt.Errorf("placement: workload %q: %w", w.Name, err)
+			}
+			for i, x := range sl {
+				t := s*T + i
+				wd.peak[t] = x.Peak
+				// Below a millionth of a GPU a slice needs nothing (tco, too,
+				// rounds node counts within 1e-9 of a whole node).
+				if d := float64(w.GPUs) * x.Peak; d >= minGPUs {
+					wd.demand[t] = d
+				}
+				wd.reps[t] = sg.reps
+			}
 		}
 		return wd, nil, nil
 	}
-	if w.Interruption.Tolerance == workload.NoTolerance {
-		return nil, &UnplacedError{Workload: w.Name, Err: ErrGang}, nil
-	}
 	wd.work, wd.width = w.WorkGPUHours, float64(w.GPUs)
+	if isGang(w) {
+		if !in.s.overTime {
+			return nil, &UnplacedError{Workload: w.Name, Err: ErrGang}, nil
+		}
+		wd.gang = true
+		return wd, nil, nil
+	}
 	end := in.s.horizon.Hours()
 	if d := w.Deadline.Hours(); d > 0 {
 		end = min(end, d)
 	}
 	per := in.s.Period.Hours()
 	for t := range wd.reps {
-		if r := end - in.start[t] - in.hours[t]; r >= -1e-9 {
-			wd.reps[t] = min(in.s.reps, math.Floor(r/per+1e-9)+1)
+		sg := in.segs[in.seg[t]]
+		if r := end - sg.start.Hours() - in.start[t] - in.hours[t]; r >= -1e-9 {
+			wd.reps[t] = min(sg.reps, math.Floor(r/per+1e-9)+1)
 		}
 	}
 	return wd, nil, nil
@@ -375,8 +427,54 @@ func (in *instance) offer(oi int, o provider.Offer, t tco.Terms) odata {
 		od.fixed = decimal.Zero
 	}
 	od.fixedF, _ = od.fixed.Float64()
+	if in.s.overTime {
+		od.lead = o.LeadTime()
+		for t := range in.hours {
+			if in.segs[in.seg[t]].start >= od.lead {
+				break
+			}
+			od.from = t + 1
+		}
+	}
 	od.perOfferF, _ = od.perOffer.Float64()
 	return od
+}
+
+// timeline cuts the horizon into segments (epochs, split where capacity
+// with a lead time arrives) and the period of each into slices.
+func (in *instance) timeline() error {
+	s := &in.s
+	var leads []time.Duration
+	if s.overTime {
+		valid := make([]bool, len(in.p.Workloads))
+		for i, w := range in.p.Workloads {
+			valid[i] = w.Validate() == nil
+		}
+		for _, o := range in.p.Offers {
+			for i, w := range in.p.Workloads {
+				if valid[i] && compatible(w, o) {
+					leads = append(leads, o.LeadTime())
+					break
+				}
+			}
+		}
+	}
+	in.segs = s.segments(leads)
+	T := s.slices
+	if n := len(in.segs) * T; n > MaxTimeSlices {
+		return fmt.Errorf("%w: %d stretches of %d slices, more than MaxTimeSlices = %d", ErrInvalid, len(in.segs), T, MaxTimeSlices)
+	}
+	in.hours = make([]float64, len(in.segs)*T)
+	in.start = make([]float64, len(in.segs)*T)
+	in.seg = make([]int, len(in.segs)*T)
+	for sg := range in.segs {
+		for i := range T {
+			a, b := sliceBound(s.Period, i, T), sliceBound(s.Period, i+1, T)
+			t := sg*T + i
+			in.start[t], in.hours[t], in.seg[t] = a.Hours(), (b - a).Hours(), sg
+		}
+	}
+	return nil
 }
 
 // sliceBound is the start of slice i of n in period, as workload.Discretize

@@ -95,8 +95,66 @@ type Plan struct {
 	// Stock lists, for each offer whose stock limits the plan, what one
 	// more node of stock would save (from the LP duals).
 	Stock []StockValue
+	// Epochs are, for a plan over time (Options.OverTime), the stretches of
+	// the horizon in order — each epoch, split where capacity with a lead
+	// time arrives — with what is started, held and used in each; nil
+	// otherwise.
+	Epochs []Epoch
 	// Stats describe the solve.
 	Stats Stats
+}
+
+// Epoch is one stretch of a plan over time: an epoch, or the part of one
+// before or after capacity with a lead time arrives.
+type Epoch struct {
+	// Epoch numbers the epoch from 0 (the stretches of a split epoch share
+	// it); Start and End bound the stretch, from the horizon's start.
+	Epoch      int
+	Start, End time.Duration
+	// Started are the commitments that start at Start, in the problem's
+	// order of offers.
+	Started []Held
+	// Held are the nodes held of each committed offer in the stretch.
+	Held []Holding
+	// Uses are each workload's use of each offer in the stretch, by
+	// workload in the problem's order, then by offer.
+	Uses []EpochUse
+	// Slices are the GPUs used in each slice of the stretch's period (as
+	// Plan.Slices), by tier and by offer: the data of a stacked chart.
+	Slices []SliceGPUs
+}
+
+// Held is one commitment of a plan over time: Nodes of Offer from Start
+// (its arrival) to End (its term's end, or the horizon's end for owned
+// hardware), ordered at Order (Start minus the offer's lead time).
+type Held struct {
+	Offer             string
+	Nodes             int
+	Order, Start, End time.Duration
+	// Cost is its fixed lines (the nodes times the terms' fixed cost for
+	// the time held, residual value credited at the end).
+	Cost decimal.Decimal
+}
+
+// Holding is the nodes of one committed offer held in a stretch.
+type Holding struct {
+	Offer string
+	Nodes int
+}
+
+// EpochUse is one workload's use of one offer in a stretch: the most GPUs
+// in one slice and the GPU-hours over the stretch.
+type EpochUse struct {
+	Workload, Offer    string
+	Tier               Tier
+	PeakGPUs, GPUHours float64
+}
+
+// SliceGPUs is the GPUs used in one slice of a stretch: in total by tier,
+// and by offer ID.
+type SliceGPUs struct {
+	Base, Burst, Spot float64
+	Offers            map[string]float64
 }
 
 // Assignment is where one workload runs.
@@ -120,6 +178,19 @@ type Assignment struct {
 	// RunnersUp are the cheapest offers it does not use, each priced alone
 	// (tco.Evaluate) with the difference to Cost; cheapest first.
 	RunnersUp []RunnerUp
+	// Gang is the run of a gang job (planning over time); nil otherwise.
+	Gang *GangRun
+}
+
+// GangRun is where and when a gang job runs: on one offer, GPUs on Nodes
+// whole nodes, from Start (when its stretch starts, its capacity existing
+// by then) to Finish (after transfer, setup and WallTime, tco's expected
+// wall time at that size on that offer), by its deadline.
+type GangRun struct {
+	Offer         string
+	GPUs, Nodes   int
+	Start, Finish time.Duration
+	WallTime      time.Duration
 }
 
 // Use is one workload's use of one offer.
@@ -131,7 +202,9 @@ type Use struct {
 	// occupied over the horizon; NodeHours the node-hours of use as tco
 	// prices them (tco.Use.NodeHours).
 	PeakGPUs, GPUHours, NodeHours float64
-	// GPUs is the GPUs used in each slice of the period (Plan.Slices).
+	// GPUs is the GPUs used in each slice of the period (Plan.Slices);
+	// over time, in each slice of every stretch (Plan.Epochs), stretch by
+	// stretch.
 	GPUs []float64
 	// Lines are the workload's own lines of the offer's cost terms priced
 	// at this use: variable lines per node-hour, one-off lines once.
@@ -147,8 +220,9 @@ type Commitment struct {
 	// Offer is the offer's ID; Tier its tier (Base for committed capacity).
 	Offer string
 	Tier  Tier
-	// Nodes is the whole nodes held over the horizon (committed capacity);
-	// zero for pay-as-you-go. Stock is the plan's node limit (0: none).
+	// Nodes is the whole nodes held over the horizon (committed capacity;
+	// over time, the most held at once); zero for pay-as-you-go. Stock is
+	// the plan's node limit (0: none).
 	Nodes int
 	Stock float64
 	// PeakGPUs is the most GPUs used in one slice by all its workloads;
@@ -157,10 +231,14 @@ type Commitment struct {
 	PeakGPUs, Utilization float64
 	// Workloads names the workloads on it.
 	Workloads []string
-	// Lines are the offer's own lines: fixed lines times Nodes, and the
-	// per-offer lines once. Cost sums them.
+	// Lines are the offer's own lines: fixed lines times Nodes (over time,
+	// of every commitment in Held), and the per-offer lines once. Cost sums
+	// them.
 	Lines []tco.Line
 	Cost  decimal.Decimal
+	// Held are the commitments of a plan over time, by start; nil
+	// otherwise.
+	Held []Held
 }
 
 // StockValue is what one more node of an offer's stock is worth to the

@@ -79,9 +79,9 @@ func (in *instance) pools() []pool {
 
 // fastPath reports whether pool pl is one service with nothing coupling
 // its offers beyond the demand — no spot share, no budget, no per-offer
-// costs — so that the merit-order programme solves it.
+// costs, one stretch of time — so that the merit-order programme solves it.
 func (in *instance) fastPath(pl pool) bool {
-	if len(pl.ws) != 1 || !in.ws[pl.ws[0]].service || in.s.MaxSpotShare > 0 || !in.s.Budget.IsZero() {
+	if len(pl.ws) != 1 || !in.ws[pl.ws[0]].service || in.s.MaxSpotShare > 0 || !in.s.Budget.IsZero() || len(in.segs) > 1 {
 		return false
 	}
 	for _, k := range pl.os {

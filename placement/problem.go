@@ -25,6 +25,14 @@ const (
 	DefaultRunnersUp = 3
 	// MaxSlices bounds Options.Slices.
 	MaxSlices = 1 << 14
+	// DefaultEpoch is the epoch of a plan over time when Options.Epoch is
+	// zero: a year (provider.Year).
+	DefaultEpoch = provider.Year
+	// MaxEpochs bounds the epochs of a plan over time.
+	MaxEpochs = 600
+	// MaxTimeSlices bounds the slices of a plan over time: the slices of the
+	// period times the stretches of the horizon (epochs, split at arrivals).
+	MaxTimeSlices = 1 << 18
 )
 
 // Problem is a portfolio to place: workloads, the offers they may run on,
@@ -81,6 +89,19 @@ type Options struct {
 	// Progress, if set, is called now and then with the bound, the
 	// incumbent and the gap, from the goroutine running Solve.
 	Progress func(Progress)
+	// OverTime plans over time (see "Over time" in the package comment):
+	// the horizon splits into epochs of Epoch, each with its own
+	// representative period sampled at its time; commitments start in an
+	// epoch and last their term; capacity with a lead time exists only
+	// after it. False (with Epoch zero) plans one period repeated over the
+	// horizon, commitments held for all of it, lead times priced by tco
+	// alone.
+	OverTime bool
+	// Epoch is the length of an epoch; zero means DefaultEpoch (a year).
+	// provider.Month and 3·provider.Month plan by months and quarters. The
+	// last epoch may be partial. A non-zero Epoch implies OverTime. It must
+	// be at least the period.
+	Epoch time.Duration
 }
 
 // StockPolicy says how an offer's stock limits the plan.
@@ -151,6 +172,9 @@ type settings struct {
 	slices   int
 	sliceLen time.Duration
 	reps     float64 // horizon / period
+	// overTime and epoch: planning over time, with epochs of epoch.
+	overTime bool
+	epoch    time.Duration
 }
 
 // settle validates p and applies the defaults.
@@ -237,6 +261,16 @@ func (p *Problem) settle() (settings, error) {
 	}
 	if s.RunnersUp == 0 {
 		s.RunnersUp = DefaultRunnersUp
+	}
+	s.overTime, s.epoch = s.OverTime || s.Epoch != 0, s.Epoch
+	if s.overTime && s.epoch == 0 {
+		s.epoch = DefaultEpoch
+	}
+	switch {
+	case s.Epoch < 0 || (s.overTime && s.Period > 0 && s.epoch < s.Period):
+		bad("Options.Epoch = %v, want ≥ the period %v", s.Epoch, s.Period)
+	case s.overTime && s.horizon > 0 && s.epoch > 0 && (s.horizon+s.epoch-1)/s.epoch > MaxEpochs:
+		bad("Options.Epoch = %v: more than %d epochs in the horizon %v", s.epoch, MaxEpochs, s.horizon)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return settings{}, err

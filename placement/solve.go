@@ -104,10 +104,15 @@ func relGap(inc, bound float64) float64 {
 // pair in every slice, placements; its cost and proven bound; the duals
 // behind the marginal values.
 type poolSolution struct {
-	nodes map[int]int       // by offer index
+	nodes map[int]int // by offer index: the most held at once
+	// held is the nodes of each commitment of a committed offer (by offer
+	// index, as instance.os[k].commits); absent where nodes says it all
+	// (one commitment, as the merit-order path sets it).
+	held  map[int][]int
 	use   map[int][]float64 // by pair index, per slice (GPUs)
 	used  map[int]bool      // pairs placed (one-off paid)
 	perOf map[int]bool      // offers whose per-offer cost is paid
+	gang  map[int]int       // the run of each gang, by workload index
 	cost  float64
 	bound float64
 	// stockValue is money saved per extra node of stock, by offer index;
@@ -266,6 +271,16 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	x, inc, err := st.roundAndFix(ctx, &relax, p, r)
 	if err != nil && x == nil {
 		return nil, err
+	}
+	if relGap(inc, bound) > in.s.Gap && ctx.Err() == nil {
+		// A better first plan, perhaps within the gap: a dive.
+		dx, dinc, derr := st.dive(ctx, &relax, p, r)
+		if derr != nil && ctx.Err() == nil {
+			return nil, derr
+		}
+		if dx != nil && dinc < inc {
+			x, inc = dx, dinc
+		}
 	}
 	st.report(bound, inc)
 	if x != nil && relGap(inc, bound) <= in.s.Gap || ctx.Err() != nil {

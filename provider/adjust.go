@@ -194,7 +194,7 @@ func ApplyAdjustments(c Catalog, adjs []Adjustment) (Catalog, []Applied, error) 
 			continue
 		}
 		if o.Pricing == nil {
-			errs.put(&FieldError{Offer: o.ID, Field: "Pricing", Err: ErrMissing})
+			errs.put(&FieldError{Offer: o.ID, Field: "pricing", Err: ErrMissing})
 			continue
 		}
 		adj, clamped, err := adjustOffer(o, matched)
@@ -228,7 +228,7 @@ func adjustOffer(o Offer, matched []Adjustment) (Offer, bool, error) {
 		if !a.Percent.IsZero() {
 			s, ok := p.(Scaler)
 			if !ok {
-				return Offer{}, false, &FieldError{Offer: o.ID, Field: "Pricing", Value: p.Mode(),
+				return Offer{}, false, &FieldError{Offer: o.ID, Field: "pricing", Value: p.Mode(),
 					Err: reasonf(ErrNotApplicable, "a percentage needs a pricing that implements Scaler")}
 			}
 			k := decimal.NewFromInt(1).Add(a.Percent.Shift(-2))
@@ -240,7 +240,7 @@ func adjustOffer(o Offer, matched []Adjustment) (Offer, bool, error) {
 		if !a.AmountPerNodeHour.IsZero() {
 			np, cl, err := addPerNodeHour(p, a.AmountPerNodeHour)
 			if err != nil {
-				return Offer{}, false, &FieldError{Offer: o.ID, Field: "Pricing", Value: p.Mode(), Err: err}
+				return Offer{}, false, &FieldError{Offer: o.ID, Field: "pricing", Value: p.Mode(), Err: err}
 			}
 			p, clamped = np, clamped || cl
 		}

@@ -50,12 +50,12 @@ type catalogCheck struct {
 func (c Catalog) check(p *problems) *catalogCheck {
 	switch {
 	case c.Currency == "":
-		p.add("Currency", c.Currency, ErrMissing)
+		p.add("currency", c.Currency, ErrMissing)
 	case !currencyCode.MatchString(c.Currency):
-		p.add("Currency", c.Currency, errCurrencyCode)
+		p.add("currency", c.Currency, errCurrencyCode)
 	}
 	if c.AsOf.IsZero() {
-		p.add("AsOf", "", ErrMissing)
+		p.add("asOf", "", ErrMissing)
 	}
 	return &catalogCheck{currency: c.Currency, seen: make(map[string]bool, len(c.Offers))}
 }
@@ -64,15 +64,15 @@ func (c Catalog) check(p *problems) *catalogCheck {
 func (cc *catalogCheck) offer(p *problems, o Offer) {
 	op := problems{offer: o.ID}
 	if o.ID != "" && cc.seen[o.ID] {
-		op.add("ID", o.ID, ErrDuplicateID)
+		op.add("id", o.ID, ErrDuplicateID)
 	}
 	cc.seen[o.ID] = true
 	switch {
 	case o.Currency == "" || o.Currency == cc.currency:
 	case !currencyCode.MatchString(o.Currency):
-		op.add("Currency", o.Currency, errCurrencyCode)
+		op.add("currency", o.Currency, errCurrencyCode)
 	default:
-		op.add("Currency", o.Currency, ErrCurrencyMismatch)
+		op.add("currency", o.Currency, ErrCurrencyMismatch)
 	}
 	o.validate(&op)
 	p.merge(op)

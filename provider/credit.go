@@ -19,22 +19,22 @@ type Credit struct {
 // Mode returns "credit".
 func (c Credit) Mode() string { return "credit" }
 
-// Validate reports a missing base, the base's own problems (under "Base.") and
+// Validate reports a missing base, the base's own problems (under "base.") and
 // a negative amount, or, before anything else, a chain of credits with more
 // than MaxPricingDepth pricings in all (the decoder's limit, so that what
 // validates can be written and read back).
 func (c Credit) Validate() error {
 	var p problems
 	if d := pricingDepth(c); d > MaxPricingDepth {
-		p.add("Base", nil, errTooDeep())
+		p.add("base", nil, errTooDeep())
 		return p.err()
 	}
 	if c.Base == nil {
-		p.add("Base", nil, ErrMissing)
+		p.add("base", nil, ErrMissing)
 	} else {
-		p.nest("Base", c.Base.Validate())
+		p.nest("base", c.Base.Validate())
 	}
-	p.money("Amount", c.Amount)
+	p.money("amount", c.Amount)
 	return p.err()
 }
 

@@ -27,12 +27,27 @@
 // a year (730 hours). Internal divisions round half away from zero at
 // [Precision] decimal places; nothing rounds to cents until presentation.
 //
+// # Errors
+//
 // Validation returns every problem at once (up to [MaxProblems]), joined
 // with [errors.Join]; each problem is a [*FieldError] naming the offer, the
 // field and the bad value and wrapping one of the exported sentinel errors,
-// so [errors.Is] works. No input
-// panics the package. All exported types are safe for concurrent reads, and
-// no function mutates its arguments.
+// so [errors.Is] works. No input panics the package. All exported types are
+// safe for concurrent reads, and no function mutates its arguments.
+//
+// A field is named by its path in the JSON a catalog file is written in —
+// the keys of that format, dotted, indices in brackets: "gpusPerNode",
+// "availability.maxNodes", "pricing.ratePerHour",
+// "pricing.base.ratePerHour" (the mode a credit wraps),
+// "pricing.resale.points[2].age" — whether the value was read from a file or
+// built in Go, as the workload package names a workload's fields. A pricing
+// mode of your own names its fields by the keys of its own JSON object. The
+// CSV importers name the column at fault instead ([RowError].Column, e.g.
+// "gpus_per_node"), for the problems that the offer's validation finds as
+// for those of reading. Values that no file holds are named as Go code names
+// them: a [Usage] ("Usage.Runs[0].Length"), the charges and rates a pricing
+// returns ("Charges[1].Amount"), import options ("ImportOptions.AsOf"),
+// adjustments ("adjustments[0].Percent") and parameters ("horizon").
 //
 // # Limits
 //

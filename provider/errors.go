@@ -92,7 +92,9 @@ type FieldError struct {
 	// Offer is the ID of the offer at fault, or "" for a catalog-level or
 	// stand-alone problem.
 	Offer string
-	// Field is the dotted path of the field, e.g. "Pricing.RatePerHour".
+	// Field is the path of the field in the offer's (or catalog's) JSON,
+	// dotted, indices in brackets, e.g. "pricing.ratePerHour" or
+	// "pricing.resale.points[2].age"; see the package documentation.
 	Field string
 	// Value is the offending value as given.
 	Value any

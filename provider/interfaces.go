@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"math"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -34,8 +35,10 @@ type Pricing interface {
 	Charges(u Usage) ([]Charge, error)
 
 	// Validate reports every problem of the pricing at once, joined with
-	// errors.Join. Each problem should be a *FieldError whose Field is relative
-	// to the pricing (e.g. "RatePerHour"); Offer.Validate prefixes it.
+	// errors.Join. Each problem should be a *FieldError whose Field is the
+	// path of the field in the mode's JSON object, relative to the pricing
+	// (e.g. "ratePerHour", the key a catalog file has), for a value built in
+	// Go as for one decoded; Offer.Validate prefixes it with "pricing.".
 	Validate() error
 }
 
@@ -264,6 +267,16 @@ type Usage struct {
 
 // Run is Count runs of Length on Nodes nodes each. Every run is billed
 // separately, so increments and minimum charges apply per run and node.
+//
+// Start and Every place the runs in the horizon, for modes whose price
+// depends on when capacity is used (a monthly tier, a night rate): the i-th
+// run (from 0) starts at Start + i·Every, measured from the horizon's start
+// ([Run.StartOf]). Every = 0 puts the runs back to back, the i-th at
+// Start + i·Length, so the zero Start and Every of a Run built without them
+// mean "from the horizon's start, one after the other". Runs of different
+// Run values may overlap (they are on other nodes). The tco package fills
+// them: see its documentation for where it places a job's and a service's
+// runs.
 type Run struct {
 	// Length is the wall time of one run. A zero-length run is never started
 	// and costs nothing.
@@ -272,6 +285,28 @@ type Run struct {
 	Count int
 	// Nodes is the number of nodes each run uses.
 	Nodes int
+	// Start is when the first run starts, from the horizon's start (≥ 0).
+	Start time.Duration
+	// Every is the time from the start of one run to the start of the next
+	// (≥ 0); zero means Length: back to back.
+	Every time.Duration
+}
+
+// StartOf returns when the i-th run of r (from 0) starts, from the
+// horizon's start: Start + i·Every, or Start + i·Length when Every is zero,
+// saturating at the largest Duration. It returns Start for i ≤ 0.
+func (r Run) StartOf(i int) time.Duration {
+	step := r.Every
+	if step == 0 {
+		step = r.Length
+	}
+	if i <= 0 || step <= 0 {
+		return r.Start
+	}
+	if step > (math.MaxInt64-max(r.Start, 0))/time.Duration(i) {
+		return math.MaxInt64
+	}
+	return r.Start + time.Duration(i)*step
 }
 
 // Validate reports every problem of u, each wrapping ErrInvalidUsage.
@@ -297,6 +332,12 @@ func (u Usage) Validate() error {
 		}
 		if r.Nodes < 0 {
 			p.add(indexed("Usage.Runs", i, "Nodes"), r.Nodes, wrapUsage(ErrNegative))
+		}
+		if r.Start < 0 {
+			p.add(indexed("Usage.Runs", i, "Start"), r.Start, wrapUsage(ErrNegative))
+		}
+		if r.Every < 0 {
+			p.add(indexed("Usage.Runs", i, "Every"), r.Every, wrapUsage(ErrNegative))
 		}
 	}
 	return p.err()

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gputco/gputco/internal/duration"
+	"github.com/gputco/gputco/internal/vocab"
 	"github.com/shopspring/decimal"
 )
 
@@ -182,6 +183,10 @@ func (d Decoder) offerIn(doc, raw []byte) (Offer, error) {
 	var w offerJSON
 	if err := strict(raw, &w); err != nil {
 		id := offerID(raw)
+		if fe := enumProblem(err, offerEnums); fe != nil {
+			fe.Offer = id
+			return Offer{}, fe
+		}
 		var fe *FieldError
 		if errors.As(err, &fe) && fe.Offer == "" && id != "" {
 			c := *fe
@@ -239,6 +244,38 @@ func (d Decoder) Catalog(data []byte) (Catalog, error) {
 	return c, p.err()
 }
 
+// offerEnums and pricingEnums map the enumerations of an offer's and of a
+// built-in pricing's JSON to the key each appears under (once per object),
+// so that an unknown name is reported at its path, not by its type.
+var (
+	offerEnums = map[string]string{
+		"Kind": "kind", "GPUClass": "gpu.class", "Isolation": "isolation", "Fabric": "interconnect.fabric",
+	}
+	pricingEnums = map[string]string{"Depreciation": "depreciation"}
+)
+
+// enumProblem returns the *FieldError, at its JSON path, of an unknown
+// enumeration name that decoding err reports, or nil when err is not one of
+// the enumerations of paths.
+func enumProblem(err error, paths map[string]string) *FieldError {
+	var fe *FieldError
+	if errors.As(err, &fe) && fe.Offer == "" {
+		if path, ok := paths[fe.Field]; ok {
+			c := *fe
+			c.Field = path
+			return &c
+		}
+	}
+	var ne *vocab.NameError
+	if errors.As(err, &ne) {
+		if path, ok := paths[ne.Type]; ok {
+			return &FieldError{Field: path, Value: ne.Value,
+				Err: fmt.Errorf("%w (one of %s)", ErrUnknownName, quotedNames(ne.Allowed))}
+		}
+	}
+	return nil
+}
+
 // malformed wraps a JSON syntax or type error so that errors.Is matches
 // ErrMalformed; errors that already wrap a sentinel of the package pass as
 // they are.
@@ -289,6 +326,9 @@ func decodeInto[P Pricing, W any](conv func(W) P) PricingDecoder {
 	return func(raw json.RawMessage, d Decoder) (Pricing, error) {
 		var w W
 		if err := strict(raw, &w); err != nil {
+			if fe := enumProblem(err, pricingEnums); fe != nil {
+				return nil, fe
+			}
 			var zero P
 			return nil, fmt.Errorf("provider: %s pricing: %w", zero.Mode(), nested{positioned(d.doc, raw, err)})
 		}
@@ -302,7 +342,7 @@ func decodeInto[P Pricing, W any](conv func(W) P) PricingDecoder {
 // encode to a JSON object, into which "mode" is added if missing.
 func MarshalPricing(p Pricing) ([]byte, error) {
 	if p == nil {
-		return nil, &FieldError{Field: "Pricing", Err: ErrMissing}
+		return nil, &FieldError{Field: "pricing", Err: ErrMissing}
 	}
 	b, err := json.Marshal(p)
 	if err != nil {
@@ -473,7 +513,16 @@ func decodeCredit(raw json.RawMessage, d Decoder) (Pricing, error) {
 	}
 	base, err := d.Pricing(w.Base)
 	if err != nil {
-		return nil, fmt.Errorf("provider: credit pricing base: %w", err)
+		var fe *FieldError
+		if errors.As(err, &fe) && fe.Offer == "" {
+			c := *fe
+			c.Field = "base"
+			if fe.Field != "" {
+				c.Field += "." + fe.Field
+			}
+			return nil, &c
+		}
+		return nil, fmt.Errorf("provider: credit pricing base: %w", nested{err})
 	}
 	return Credit{Base: base, Amount: decimal.Decimal(w.Amount)}, nil
 }
@@ -483,7 +532,7 @@ func decodeCredit(raw json.RawMessage, d Decoder) (Pricing, error) {
 // refuse it.
 func (c Credit) MarshalJSON() ([]byte, error) {
 	if pricingDepth(c) > MaxPricingDepth {
-		return nil, &FieldError{Field: "Base", Err: errTooDeep()}
+		return nil, &FieldError{Field: "base", Err: errTooDeep()}
 	}
 	w := creditJSON{Mode: "credit", Amount: Amount(c.Amount), Base: json.RawMessage("null")}
 	if c.Base != nil {
@@ -569,7 +618,7 @@ func (w offerJSON) offer(d Decoder) (Offer, error) {
 		var fe *FieldError
 		if errors.As(err, &fe) && fe.Offer == "" {
 			c := *fe
-			c.Offer, c.Field = w.ID, "Pricing."+fe.Field
+			c.Offer, c.Field = w.ID, "pricing."+fe.Field
 			return Offer{}, &c
 		}
 		return Offer{}, fmt.Errorf("provider: offer %s: %w", echo(w.ID), nested{err})

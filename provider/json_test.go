@@ -207,13 +207,13 @@ func (p tiered) Mode() string { return "tiered" }
 func (p tiered) Validate() error {
 	var errs []error
 	if p.RatePerHour.IsNegative() {
-		errs = append(errs, &provider.FieldError{Field: "RatePerHour", Value: p.RatePerHour.String(), Err: provider.ErrNegative})
+		errs = append(errs, &provider.FieldError{Field: "ratePerHour", Value: p.RatePerHour.String(), Err: provider.ErrNegative})
 	}
 	if p.After < 0 {
-		errs = append(errs, &provider.FieldError{Field: "After", Value: time.Duration(p.After), Err: provider.ErrNegative})
+		errs = append(errs, &provider.FieldError{Field: "after", Value: time.Duration(p.After), Err: provider.ErrNegative})
 	}
 	if p.ThenPerHour.IsNegative() {
-		errs = append(errs, &provider.FieldError{Field: "ThenPerHour", Value: p.ThenPerHour.String(), Err: provider.ErrNegative})
+		errs = append(errs, &provider.FieldError{Field: "thenPerHour", Value: p.ThenPerHour.String(), Err: provider.ErrNegative})
 	}
 	return errors.Join(errs...)
 }

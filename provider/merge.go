@@ -28,11 +28,11 @@ func Merge(base Catalog, overlays ...Catalog) (Catalog, error) {
 	n := 0
 	for i, c := range all {
 		if c.Currency != base.Currency {
-			p.add(fmt.Sprintf("overlays[%d].Currency", i-1), c.Currency, ErrCurrencyMismatch)
+			p.add(fmt.Sprintf("overlays[%d].currency", i-1), c.Currency, ErrCurrencyMismatch)
 		}
 		for _, o := range c.Offers {
 			if o.Currency != "" && o.Currency != base.Currency {
-				p.put(&FieldError{Offer: o.ID, Field: "Currency", Value: o.Currency, Err: ErrCurrencyMismatch})
+				p.put(&FieldError{Offer: o.ID, Field: "currency", Value: o.Currency, Err: ErrCurrencyMismatch})
 			}
 		}
 		if c.AsOf.IsZero() || (!asOf.IsZero() && c.AsOf.Before(asOf)) {

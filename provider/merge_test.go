@@ -44,7 +44,7 @@ func TestMergeCurrency(t *testing.T) {
 	eur := provider.Catalog{Currency: "EUR", AsOf: byoDate("2026-01-01")}
 	c, err := provider.Merge(usd, usd, eur)
 	var fe *provider.FieldError
-	if !errors.Is(err, provider.ErrCurrencyMismatch) || !errors.As(err, &fe) || fe.Field != "overlays[1].Currency" || c.Currency != "" {
+	if !errors.Is(err, provider.ErrCurrencyMismatch) || !errors.As(err, &fe) || fe.Field != "overlays[1].currency" || c.Currency != "" {
 		t.Errorf("catalog currency mismatch: %v", err)
 	}
 	usd.Offers = provider.Offers{{ID: "x", Currency: "GBP"}}

@@ -59,11 +59,11 @@ func (m Metered) Validate() error {
 }
 
 func (m Metered) validate(p *problems) {
-	p.money("RatePerHour", m.RatePerHour)
-	p.duration("Increment", m.Increment)
-	p.duration("Minimum", m.Minimum)
+	p.money("ratePerHour", m.RatePerHour)
+	p.duration("increment", m.Increment)
+	p.duration("minimum", m.Minimum)
 	if m.Minimum > 0 && m.Increment > 0 && m.Minimum < m.Increment {
-		p.add("Minimum", m.Minimum, ErrMinimumBelowIncrement)
+		p.add("minimum", m.Minimum, ErrMinimumBelowIncrement)
 	}
 }
 

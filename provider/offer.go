@@ -141,57 +141,57 @@ func (o Offer) Validate() error {
 
 func (o Offer) validate(p *problems) {
 	if o.ID == "" {
-		p.add("ID", "", ErrMissing)
+		p.add("id", "", ErrMissing)
 	}
 	if !enumValid(kindNames, o.Kind) {
-		p.add("Kind", int(o.Kind), ErrUnknownName)
+		p.add("kind", int(o.Kind), ErrUnknownName)
 	}
 	if o.GPU.Model == "" {
-		p.add("GPU.Model", "", ErrMissing)
+		p.add("gpu.model", "", ErrMissing)
 	}
-	p.quantity("GPU.MemoryGiB", o.GPU.MemoryGiB, 0, math.MaxFloat64)
-	p.quantity("GPU.BF16TFLOPS", o.GPU.BF16TFLOPS, 0, math.MaxFloat64)
-	p.quantity("GPU.TDPWatts", o.GPU.TDPWatts, 0, math.MaxFloat64)
+	p.quantity("gpu.memoryGiB", o.GPU.MemoryGiB, 0, math.MaxFloat64)
+	p.quantity("gpu.bf16TFLOPS", o.GPU.BF16TFLOPS, 0, math.MaxFloat64)
+	p.quantity("gpu.tdpWatts", o.GPU.TDPWatts, 0, math.MaxFloat64)
 	if !enumValid(gpuClassNames, o.GPU.Class) {
-		p.add("GPU.Class", int(o.GPU.Class), ErrUnknownName)
+		p.add("gpu.class", int(o.GPU.Class), ErrUnknownName)
 	}
 	switch {
 	case o.GPUsPerNode == 0:
-		p.add("GPUsPerNode", 0, ErrZeroGPUs)
+		p.add("gpusPerNode", 0, ErrZeroGPUs)
 	case o.GPUsPerNode < 0:
-		p.add("GPUsPerNode", o.GPUsPerNode, ErrNegative)
+		p.add("gpusPerNode", o.GPUsPerNode, ErrNegative)
 	case o.GPUsPerNode > MaxGPUsPerNode:
-		p.add("GPUsPerNode", o.GPUsPerNode, ErrOutOfRange)
+		p.add("gpusPerNode", o.GPUsPerNode, ErrOutOfRange)
 	}
 	if !o.Interconnect.Fabric.Valid() {
-		p.add("Interconnect.Fabric", int(o.Interconnect.Fabric), ErrUnknownName)
+		p.add("interconnect.fabric", int(o.Interconnect.Fabric), ErrUnknownName)
 	}
-	p.quantity("Interconnect.GbpsPerNode", o.Interconnect.GbpsPerNode, 0, math.MaxFloat64)
+	p.quantity("interconnect.gbpsPerNode", o.Interconnect.GbpsPerNode, 0, math.MaxFloat64)
 	if !o.Isolation.Valid() {
-		p.add("Isolation", int(o.Isolation), ErrUnknownName)
+		p.add("isolation", int(o.Isolation), ErrUnknownName)
 	}
 	if o.Pricing == nil {
-		p.add("Pricing", nil, ErrMissing)
+		p.add("pricing", nil, ErrMissing)
 	} else {
-		p.nest("Pricing", o.Pricing.Validate())
+		p.nest("pricing", o.Pricing.Validate())
 	}
 	a := o.Availability
-	p.quantity("Availability.FillProbability", a.FillProbability, 0, 1)
+	p.quantity("availability.fillProbability", a.FillProbability, 0, 1)
 	if a.MaxNodes < 0 {
-		p.add("Availability.MaxNodes", a.MaxNodes, ErrNegative)
+		p.add("availability.maxNodes", a.MaxNodes, ErrNegative)
 	}
-	p.duration("Availability.LeadTime", a.LeadTime)
+	p.duration("availability.leadTime", a.LeadTime)
 	h := o.Hidden
-	p.quantity("Hidden.SetupHours", h.SetupHours, 0, math.MaxFloat64)
-	p.money("Hidden.EgressPerGB", h.EgressPerGB)
-	p.money("Hidden.IngressPerGB", h.IngressPerGB)
-	p.money("Hidden.StoragePerGBMonth", h.StoragePerGBMonth)
-	p.quantity("Hidden.TransferGbps", h.TransferGbps, 0, math.MaxFloat64)
-	p.duration("Hidden.NodeMTBF", h.NodeMTBF)
-	p.duration("Hidden.RecoveryTime", h.RecoveryTime)
-	p.quantity("Hidden.PlatformFeeFraction", h.PlatformFeeFraction, 0, 1)
-	p.quantity("Hidden.StaffFTE", h.StaffFTE, 0, math.MaxFloat64)
-	p.money("Hidden.StaffCostPerYear", h.StaffCostPerYear)
+	p.quantity("hidden.setupHours", h.SetupHours, 0, math.MaxFloat64)
+	p.money("hidden.egressPerGB", h.EgressPerGB)
+	p.money("hidden.ingressPerGB", h.IngressPerGB)
+	p.money("hidden.storagePerGBMonth", h.StoragePerGBMonth)
+	p.quantity("hidden.transferGbps", h.TransferGbps, 0, math.MaxFloat64)
+	p.duration("hidden.nodeMTBF", h.NodeMTBF)
+	p.duration("hidden.recoveryTime", h.RecoveryTime)
+	p.quantity("hidden.platformFeeFraction", h.PlatformFeeFraction, 0, 1)
+	p.quantity("hidden.staffFTE", h.StaffFTE, 0, math.MaxFloat64)
+	p.money("hidden.staffCostPerYear", h.StaffCostPerYear)
 }
 
 // GPUs returns the number of GPUs in n nodes of o.

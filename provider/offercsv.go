@@ -41,7 +41,7 @@ type offerDraft struct {
 type offerColumn struct {
 	name  string
 	modes string // space-separated modes that use it; "" for every mode
-	field string // Offer field path, for mapping validation errors
+	field string // the field's path in the offer's JSON, for mapping validation errors
 	set   func(d *offerDraft, p *rowProblems, col, v string)
 }
 
@@ -86,73 +86,73 @@ func offerColumns() []offerColumn {
 	}
 	const rated = "metered spot"
 	return []offerColumn{
-		{"id", "", "ID", str(func(d *offerDraft) *string { return &d.o.ID })},
-		{"provider", "", "Provider", str(func(d *offerDraft) *string { return &d.o.Provider })},
-		{"kind", "", "Kind", enum(kindNames, func(d *offerDraft, v int) { d.o.Kind = Kind(v) })},
-		{"region", "", "Region", str(func(d *offerDraft) *string { return &d.o.Region })},
-		{"jurisdiction", "", "Jurisdiction", str(func(d *offerDraft) *string { return &d.o.Jurisdiction })},
-		{"currency", "", "Currency", str(func(d *offerDraft) *string { return &d.o.Currency })},
-		{"gpu_model", "", "GPU.Model", str(func(d *offerDraft) *string { return &d.o.GPU.Model })},
-		{"gpu_memory_gib", "", "GPU.MemoryGiB", gpu(flt(func(d *offerDraft) *float64 { return &d.o.GPU.MemoryGiB }))},
-		{"gpu_bf16_tflops", "", "GPU.BF16TFLOPS", gpu(flt(func(d *offerDraft) *float64 { return &d.o.GPU.BF16TFLOPS }))},
-		{"gpu_tdp_watts", "", "GPU.TDPWatts", gpu(flt(func(d *offerDraft) *float64 { return &d.o.GPU.TDPWatts }))},
-		{"gpu_class", "", "GPU.Class", gpu(enum(gpuClassNames, func(d *offerDraft, v int) { d.o.GPU.Class = GPUClass(v) }))},
-		{"gpus_per_node", "", "GPUsPerNode", num(func(d *offerDraft) *int { return &d.o.GPUsPerNode })},
-		{"fabric", "", "Interconnect.Fabric", enum(vocab.FabricNames(), func(d *offerDraft, v int) { d.o.Interconnect.Fabric = Fabric(v) })},
-		{"gbps_per_node", "", "Interconnect.GbpsPerNode", flt(func(d *offerDraft) *float64 { return &d.o.Interconnect.GbpsPerNode })},
-		{"nvlink", "", "Interconnect.NVLink", func(d *offerDraft, p *rowProblems, c, v string) { d.o.Interconnect.NVLink = p.boolean(c, v) }},
-		{"isolation", "", "Isolation", enum(vocab.IsolationNames(), func(d *offerDraft, v int) { d.o.Isolation = Isolation(v) })},
-		{"mode", "", "Pricing", str(func(d *offerDraft) *string { return &d.mode })},
-		{"rate_per_hour", rated, "Pricing.RatePerHour", func(d *offerDraft, p *rowProblems, c, v string) {
+		{"id", "", "id", str(func(d *offerDraft) *string { return &d.o.ID })},
+		{"provider", "", "provider", str(func(d *offerDraft) *string { return &d.o.Provider })},
+		{"kind", "", "kind", enum(kindNames, func(d *offerDraft, v int) { d.o.Kind = Kind(v) })},
+		{"region", "", "region", str(func(d *offerDraft) *string { return &d.o.Region })},
+		{"jurisdiction", "", "jurisdiction", str(func(d *offerDraft) *string { return &d.o.Jurisdiction })},
+		{"currency", "", "currency", str(func(d *offerDraft) *string { return &d.o.Currency })},
+		{"gpu_model", "", "gpu.model", str(func(d *offerDraft) *string { return &d.o.GPU.Model })},
+		{"gpu_memory_gib", "", "gpu.memoryGiB", gpu(flt(func(d *offerDraft) *float64 { return &d.o.GPU.MemoryGiB }))},
+		{"gpu_bf16_tflops", "", "gpu.bf16TFLOPS", gpu(flt(func(d *offerDraft) *float64 { return &d.o.GPU.BF16TFLOPS }))},
+		{"gpu_tdp_watts", "", "gpu.tdpWatts", gpu(flt(func(d *offerDraft) *float64 { return &d.o.GPU.TDPWatts }))},
+		{"gpu_class", "", "gpu.class", gpu(enum(gpuClassNames, func(d *offerDraft, v int) { d.o.GPU.Class = GPUClass(v) }))},
+		{"gpus_per_node", "", "gpusPerNode", num(func(d *offerDraft) *int { return &d.o.GPUsPerNode })},
+		{"fabric", "", "interconnect.fabric", enum(vocab.FabricNames(), func(d *offerDraft, v int) { d.o.Interconnect.Fabric = Fabric(v) })},
+		{"gbps_per_node", "", "interconnect.gbpsPerNode", flt(func(d *offerDraft) *float64 { return &d.o.Interconnect.GbpsPerNode })},
+		{"nvlink", "", "interconnect.nvlink", func(d *offerDraft, p *rowProblems, c, v string) { d.o.Interconnect.NVLink = p.boolean(c, v) }},
+		{"isolation", "", "isolation", enum(vocab.IsolationNames(), func(d *offerDraft, v int) { d.o.Isolation = Isolation(v) })},
+		{"mode", "", "pricing", str(func(d *offerDraft) *string { return &d.mode })},
+		{"rate_per_hour", rated, "pricing.ratePerHour", func(d *offerDraft, p *rowProblems, c, v string) {
 			d.metered.RatePerHour = p.money(c, v)
 			d.spot.RatePerHour = d.metered.RatePerHour
 		}},
-		{"increment", rated, "Pricing.Increment", func(d *offerDraft, p *rowProblems, c, v string) {
+		{"increment", rated, "pricing.increment", func(d *offerDraft, p *rowProblems, c, v string) {
 			d.metered.Increment = p.duration(c, v)
 			d.spot.Increment = d.metered.Increment
 		}},
-		{"minimum", rated, "Pricing.Minimum", func(d *offerDraft, p *rowProblems, c, v string) {
+		{"minimum", rated, "pricing.minimum", func(d *offerDraft, p *rowProblems, c, v string) {
 			d.metered.Minimum = p.duration(c, v)
 			d.spot.Minimum = d.metered.Minimum
 		}},
-		{"interruption_rate_per_hour", "spot", "Pricing.InterruptionRatePerHour", flt(func(d *offerDraft) *float64 { return &d.spot.InterruptionRatePerHour })},
-		{"notice", "spot", "Pricing.Notice", dur(func(d *offerDraft) *time.Duration { return &d.spot.Notice })},
-		{"term", "reserved", "Pricing.Term", dur(func(d *offerDraft) *time.Duration { return &d.reserved.Term })},
-		{"upfront_per_node", "reserved", "Pricing.UpfrontPerNode", dec(func(d *offerDraft) *decimal.Decimal { return &d.reserved.UpfrontPerNode })},
-		{"recurring_per_hour", "reserved", "Pricing.RecurringPerHour", dec(func(d *offerDraft) *decimal.Decimal { return &d.reserved.RecurringPerHour })},
-		{"purchase_per_node", "owned", "Pricing.PurchasePerNode", dec(func(d *offerDraft) *decimal.Decimal { return &d.owned.PurchasePerNode })},
-		{"useful_life_years", "owned", "Pricing.UsefulLifeYears", num(func(d *offerDraft) *int { return &d.owned.UsefulLifeYears })},
-		{"salvage_per_node", "owned", "Pricing.SalvagePerNode", dec(func(d *offerDraft) *decimal.Decimal { return &d.owned.SalvagePerNode })},
-		{"depreciation", "owned", "Pricing.Method", enum(depreciationNames, func(d *offerDraft, v int) { d.owned.Method = Depreciation(v) })},
-		{"idle_power_kw", "owned", "Pricing.IdlePowerKW", flt(func(d *offerDraft) *float64 { return &d.owned.IdlePowerKW })},
-		{"max_power_kw", "owned", "Pricing.MaxPowerKW", flt(func(d *offerDraft) *float64 { return &d.owned.MaxPowerKW })},
-		{"contracted_power_kw", "owned", "Pricing.ContractedPowerKW", flt(func(d *offerDraft) *float64 { return &d.owned.ContractedPowerKW })},
-		{"pue", "owned", "Pricing.PUE", flt(func(d *offerDraft) *float64 { return &d.owned.PUE })},
-		{"energy_per_kwh", "owned", "Pricing.EnergyPerKWh", dec(func(d *offerDraft) *decimal.Decimal { return &d.owned.EnergyPerKWh })},
-		{"colocation_per_kw_month", "owned", "Pricing.ColocationPerKWMonth", dec(func(d *offerDraft) *decimal.Decimal { return &d.owned.ColocationPerKWMonth })},
-		{"maintenance_fraction_per_year", "owned", "Pricing.MaintenanceFractionPerYear", flt(func(d *offerDraft) *float64 { return &d.owned.MaintenanceFractionPerYear })},
-		{"staff_fte_per_node", "owned", "Pricing.StaffFTEPerNode", flt(func(d *offerDraft) *float64 { return &d.owned.StaffFTEPerNode })},
-		{"owned_staff_cost_per_year", "owned", "Pricing.StaffCostPerYear", dec(func(d *offerDraft) *decimal.Decimal { return &d.owned.StaffCostPerYear })},
-		{"procurement_lead_time", "owned", "Pricing.ProcurementLeadTime", dur(func(d *offerDraft) *time.Duration { return &d.owned.ProcurementLeadTime })},
-		{"credit", "", "Pricing.Amount", dec(func(d *offerDraft) *decimal.Decimal { return &d.credit })},
-		{"fill_probability", "", "Availability.FillProbability", flt(func(d *offerDraft) *float64 { return &d.o.Availability.FillProbability })},
-		{"max_nodes", "", "Availability.MaxNodes", num(func(d *offerDraft) *int { return &d.o.Availability.MaxNodes })},
-		{"lead_time", "", "Availability.LeadTime", dur(func(d *offerDraft) *time.Duration { return &d.o.Availability.LeadTime })},
-		{"setup_hours", "", "Hidden.SetupHours", flt(func(d *offerDraft) *float64 { return &d.o.Hidden.SetupHours })},
-		{"egress_per_gb", "", "Hidden.EgressPerGB", dec(func(d *offerDraft) *decimal.Decimal { return &d.o.Hidden.EgressPerGB })},
-		{"ingress_per_gb", "", "Hidden.IngressPerGB", dec(func(d *offerDraft) *decimal.Decimal { return &d.o.Hidden.IngressPerGB })},
-		{"storage_per_gb_month", "", "Hidden.StoragePerGBMonth", dec(func(d *offerDraft) *decimal.Decimal { return &d.o.Hidden.StoragePerGBMonth })},
-		{"transfer_gbps", "", "Hidden.TransferGbps", flt(func(d *offerDraft) *float64 { return &d.o.Hidden.TransferGbps })},
-		{"node_mtbf", "", "Hidden.NodeMTBF", dur(func(d *offerDraft) *time.Duration { return &d.o.Hidden.NodeMTBF })},
-		{"recovery_time", "", "Hidden.RecoveryTime", dur(func(d *offerDraft) *time.Duration { return &d.o.Hidden.RecoveryTime })},
-		{"platform_fee_fraction", "", "Hidden.PlatformFeeFraction", flt(func(d *offerDraft) *float64 { return &d.o.Hidden.PlatformFeeFraction })},
-		{"staff_fte", "", "Hidden.StaffFTE", flt(func(d *offerDraft) *float64 { return &d.o.Hidden.StaffFTE })},
-		{"staff_cost_per_year", "", "Hidden.StaffCostPerYear", dec(func(d *offerDraft) *decimal.Decimal { return &d.o.Hidden.StaffCostPerYear })},
-		{"source_name", "", "Source.Name", str(func(d *offerDraft) *string { return &d.o.Source.Name })},
-		{"source_url", "", "Source.URL", str(func(d *offerDraft) *string { return &d.o.Source.URL })},
-		{"source_as_of", "", "Source.AsOf", func(d *offerDraft, p *rowProblems, c, v string) { d.o.Source.AsOf = p.date(c, v) }},
-		{"source_estimate", "", "Source.Estimate", func(d *offerDraft, p *rowProblems, c, v string) { d.o.Source.Estimate = p.boolean(c, v) }},
-		{"source_note", "", "Source.Note", str(func(d *offerDraft) *string { return &d.o.Source.Note })},
+		{"interruption_rate_per_hour", "spot", "pricing.interruptionRatePerHour", flt(func(d *offerDraft) *float64 { return &d.spot.InterruptionRatePerHour })},
+		{"notice", "spot", "pricing.notice", dur(func(d *offerDraft) *time.Duration { return &d.spot.Notice })},
+		{"term", "reserved", "pricing.term", dur(func(d *offerDraft) *time.Duration { return &d.reserved.Term })},
+		{"upfront_per_node", "reserved", "pricing.upfrontPerNode", dec(func(d *offerDraft) *decimal.Decimal { return &d.reserved.UpfrontPerNode })},
+		{"recurring_per_hour", "reserved", "pricing.recurringPerHour", dec(func(d *offerDraft) *decimal.Decimal { return &d.reserved.RecurringPerHour })},
+		{"purchase_per_node", "owned", "pricing.purchasePerNode", dec(func(d *offerDraft) *decimal.Decimal { return &d.owned.PurchasePerNode })},
+		{"useful_life_years", "owned", "pricing.usefulLifeYears", num(func(d *offerDraft) *int { return &d.owned.UsefulLifeYears })},
+		{"salvage_per_node", "owned", "pricing.salvagePerNode", dec(func(d *offerDraft) *decimal.Decimal { return &d.owned.SalvagePerNode })},
+		{"depreciation", "owned", "pricing.depreciation", enum(depreciationNames, func(d *offerDraft, v int) { d.owned.Method = Depreciation(v) })},
+		{"idle_power_kw", "owned", "pricing.idlePowerKW", flt(func(d *offerDraft) *float64 { return &d.owned.IdlePowerKW })},
+		{"max_power_kw", "owned", "pricing.maxPowerKW", flt(func(d *offerDraft) *float64 { return &d.owned.MaxPowerKW })},
+		{"contracted_power_kw", "owned", "pricing.contractedPowerKW", flt(func(d *offerDraft) *float64 { return &d.owned.ContractedPowerKW })},
+		{"pue", "owned", "pricing.pue", flt(func(d *offerDraft) *float64 { return &d.owned.PUE })},
+		{"energy_per_kwh", "owned", "pricing.energyPerKWh", dec(func(d *offerDraft) *decimal.Decimal { return &d.owned.EnergyPerKWh })},
+		{"colocation_per_kw_month", "owned", "pricing.colocationPerKWMonth", dec(func(d *offerDraft) *decimal.Decimal { return &d.owned.ColocationPerKWMonth })},
+		{"maintenance_fraction_per_year", "owned", "pricing.maintenanceFractionPerYear", flt(func(d *offerDraft) *float64 { return &d.owned.MaintenanceFractionPerYear })},
+		{"staff_fte_per_node", "owned", "pricing.staffFTEPerNode", flt(func(d *offerDraft) *float64 { return &d.owned.StaffFTEPerNode })},
+		{"owned_staff_cost_per_year", "owned", "pricing.staffCostPerYear", dec(func(d *offerDraft) *decimal.Decimal { return &d.owned.StaffCostPerYear })},
+		{"procurement_lead_time", "owned", "pricing.procurementLeadTime", dur(func(d *offerDraft) *time.Duration { return &d.owned.ProcurementLeadTime })},
+		{"credit", "", "pricing.amount", dec(func(d *offerDraft) *decimal.Decimal { return &d.credit })},
+		{"fill_probability", "", "availability.fillProbability", flt(func(d *offerDraft) *float64 { return &d.o.Availability.FillProbability })},
+		{"max_nodes", "", "availability.maxNodes", num(func(d *offerDraft) *int { return &d.o.Availability.MaxNodes })},
+		{"lead_time", "", "availability.leadTime", dur(func(d *offerDraft) *time.Duration { return &d.o.Availability.LeadTime })},
+		{"setup_hours", "", "hidden.setupHours", flt(func(d *offerDraft) *float64 { return &d.o.Hidden.SetupHours })},
+		{"egress_per_gb", "", "hidden.egressPerGB", dec(func(d *offerDraft) *decimal.Decimal { return &d.o.Hidden.EgressPerGB })},
+		{"ingress_per_gb", "", "hidden.ingressPerGB", dec(func(d *offerDraft) *decimal.Decimal { return &d.o.Hidden.IngressPerGB })},
+		{"storage_per_gb_month", "", "hidden.storagePerGBMonth", dec(func(d *offerDraft) *decimal.Decimal { return &d.o.Hidden.StoragePerGBMonth })},
+		{"transfer_gbps", "", "hidden.transferGbps", flt(func(d *offerDraft) *float64 { return &d.o.Hidden.TransferGbps })},
+		{"node_mtbf", "", "hidden.nodeMTBF", dur(func(d *offerDraft) *time.Duration { return &d.o.Hidden.NodeMTBF })},
+		{"recovery_time", "", "hidden.recoveryTime", dur(func(d *offerDraft) *time.Duration { return &d.o.Hidden.RecoveryTime })},
+		{"platform_fee_fraction", "", "hidden.platformFeeFraction", flt(func(d *offerDraft) *float64 { return &d.o.Hidden.PlatformFeeFraction })},
+		{"staff_fte", "", "hidden.staffFTE", flt(func(d *offerDraft) *float64 { return &d.o.Hidden.StaffFTE })},
+		{"staff_cost_per_year", "", "hidden.staffCostPerYear", dec(func(d *offerDraft) *decimal.Decimal { return &d.o.Hidden.StaffCostPerYear })},
+		{"source_name", "", "source.name", str(func(d *offerDraft) *string { return &d.o.Source.Name })},
+		{"source_url", "", "source.url", str(func(d *offerDraft) *string { return &d.o.Source.URL })},
+		{"source_as_of", "", "source.asOf", func(d *offerDraft, p *rowProblems, c, v string) { d.o.Source.AsOf = p.date(c, v) }},
+		{"source_estimate", "", "source.estimate", func(d *offerDraft, p *rowProblems, c, v string) { d.o.Source.Estimate = p.boolean(c, v) }},
+		{"source_note", "", "source.note", str(func(d *offerDraft) *string { return &d.o.Source.Note })},
 	}
 }
 
@@ -316,7 +316,7 @@ func ImportOffers(r io.Reader, opts OfferImportOptions) (Catalog, error) {
 			for _, e := range flatten(err) {
 				var fe *FieldError
 				if errors.As(e, &fe) {
-					f := strings.Replace(fe.Field, "Pricing.Base.", "Pricing.", 1)
+					f := strings.Replace(fe.Field, "pricing.base.", "pricing.", 1)
 					if name, ok := byField[f]; ok {
 						rp.add(name, fmt.Sprint(fe.Value), fe.Err)
 						continue

@@ -70,38 +70,38 @@ func (o Owned) Mode() string { return "owned" }
 // fractions outside [0, 1] and negative durations.
 func (o Owned) Validate() error {
 	var p problems
-	p.money("PurchasePerNode", o.PurchasePerNode)
-	p.money("SalvagePerNode", o.SalvagePerNode)
+	p.money("purchasePerNode", o.PurchasePerNode)
+	p.money("salvagePerNode", o.SalvagePerNode)
 	if moneyInBounds(o.SalvagePerNode) && moneyInBounds(o.PurchasePerNode) && o.SalvagePerNode.GreaterThan(o.PurchasePerNode) {
-		p.add("SalvagePerNode", o.SalvagePerNode.String(), ErrSalvageAbovePrice)
+		p.add("salvagePerNode", o.SalvagePerNode.String(), ErrSalvageAbovePrice)
 	}
 	switch {
 	case o.UsefulLifeYears == 0:
-		p.add("UsefulLifeYears", o.UsefulLifeYears, ErrMissing)
+		p.add("usefulLifeYears", o.UsefulLifeYears, ErrMissing)
 	case o.UsefulLifeYears < 0:
-		p.add("UsefulLifeYears", o.UsefulLifeYears, ErrNegative)
+		p.add("usefulLifeYears", o.UsefulLifeYears, ErrNegative)
 	case o.UsefulLifeYears > maxLifeYears:
-		p.add("UsefulLifeYears", o.UsefulLifeYears, ErrOutOfRange)
+		p.add("usefulLifeYears", o.UsefulLifeYears, ErrOutOfRange)
 	}
 	if !enumValid(depreciationNames, o.Method) {
-		p.add("Method", int(o.Method), ErrUnknownName)
+		p.add("depreciation", int(o.Method), ErrUnknownName)
 	}
-	p.quantity("IdlePowerKW", o.IdlePowerKW, 0, math.MaxFloat64)
-	p.quantity("MaxPowerKW", o.MaxPowerKW, 0, math.MaxFloat64)
+	p.quantity("idlePowerKW", o.IdlePowerKW, 0, math.MaxFloat64)
+	p.quantity("maxPowerKW", o.MaxPowerKW, 0, math.MaxFloat64)
 	if finite(o.IdlePowerKW) && finite(o.MaxPowerKW) && o.MaxPowerKW < o.IdlePowerKW {
-		p.add("MaxPowerKW", o.MaxPowerKW, ErrOutOfRange)
+		p.add("maxPowerKW", o.MaxPowerKW, ErrOutOfRange)
 	}
-	p.quantity("ContractedPowerKW", o.ContractedPowerKW, 0, math.MaxFloat64)
+	p.quantity("contractedPowerKW", o.ContractedPowerKW, 0, math.MaxFloat64)
 	if o.PUE != 0 {
-		p.quantity("PUE", o.PUE, 1, 10)
+		p.quantity("pue", o.PUE, 1, 10)
 	}
-	p.money("EnergyPerKWh", o.EnergyPerKWh)
-	p.money("ColocationPerKWMonth", o.ColocationPerKWMonth)
-	p.quantity("MaintenanceFractionPerYear", o.MaintenanceFractionPerYear, 0, 1)
-	p.quantity("StaffFTEPerNode", o.StaffFTEPerNode, 0, math.MaxFloat64)
-	p.money("StaffCostPerYear", o.StaffCostPerYear)
-	p.duration("ProcurementLeadTime", o.ProcurementLeadTime)
-	o.Resale.validate(&p, "Resale")
+	p.money("energyPerKWh", o.EnergyPerKWh)
+	p.money("colocationPerKWMonth", o.ColocationPerKWMonth)
+	p.quantity("maintenanceFractionPerYear", o.MaintenanceFractionPerYear, 0, 1)
+	p.quantity("staffFTEPerNode", o.StaffFTEPerNode, 0, math.MaxFloat64)
+	p.money("staffCostPerYear", o.StaffCostPerYear)
+	p.duration("procurementLeadTime", o.ProcurementLeadTime)
+	o.Resale.validate(&p, "resale")
 	return p.err()
 }
 

@@ -70,26 +70,26 @@ func (r Resale) Fraction(t time.Duration) float64 {
 // rising with age.
 func (r Resale) Validate() error {
 	var p problems
-	r.validate(&p, "Resale")
+	r.validate(&p, "resale")
 	return p.err()
 }
 
 func (r Resale) validate(p *problems, field string) {
 	if len(r.Points) > maxResalePoints {
-		p.add(field+".Points", len(r.Points), ErrOutOfRange)
+		p.add(field+".points", len(r.Points), ErrOutOfRange)
 		return
 	}
 	prevAge, prevF := time.Duration(0), 1.0
 	for i, pt := range r.Points {
-		f := field + ".Points[" + strconv.Itoa(i) + "]"
+		f := field + ".points[" + strconv.Itoa(i) + "]"
 		if pt.Age <= prevAge {
-			p.add(f+".Age", pt.Age, ErrOutOfRange)
+			p.add(f+".age", pt.Age, ErrOutOfRange)
 		}
 		switch {
 		case math.IsNaN(pt.Fraction) || math.IsInf(pt.Fraction, 0):
-			p.add(f+".Fraction", pt.Fraction, ErrNotFinite)
+			p.add(f+".fraction", pt.Fraction, ErrNotFinite)
 		case pt.Fraction < 0 || pt.Fraction > prevF:
-			p.add(f+".Fraction", pt.Fraction, ErrOutOfRange)
+			p.add(f+".fraction", pt.Fraction, ErrOutOfRange)
 		default:
 			prevF = pt.Fraction
 		}

@@ -33,10 +33,10 @@ func (r Reserved) Mode() string { return "reserved" }
 func (r Reserved) Validate() error {
 	var p problems
 	if r.Term <= 0 {
-		p.add("Term", r.Term, ErrMissing)
+		p.add("term", r.Term, ErrMissing)
 	}
-	p.money("UpfrontPerNode", r.UpfrontPerNode)
-	p.money("RecurringPerHour", r.RecurringPerHour)
+	p.money("upfrontPerNode", r.UpfrontPerNode)
+	p.money("recurringPerHour", r.RecurringPerHour)
 	return p.err()
 }
 

@@ -67,8 +67,8 @@ func (s Spot) WithMeanTimeToInterruption(mtti time.Duration) Spot {
 func (s Spot) Validate() error {
 	var p problems
 	s.Metered().validate(&p)
-	p.quantity("InterruptionRatePerHour", s.InterruptionRatePerHour, 0, math.MaxFloat64)
-	p.duration("Notice", s.Notice)
+	p.quantity("interruptionRatePerHour", s.InterruptionRatePerHour, 0, math.MaxFloat64)
+	p.duration("notice", s.Notice)
 	return p.err()
 }
 

@@ -150,49 +150,49 @@ func TestOfferValidate(t *testing.T) {
 			name:   "negative rate",
 			reason: "a negative price is meaningless",
 			mutate: func(o *provider.Offer) { o.Pricing = provider.PerSecond(usd("-1.5"), time.Minute) },
-			want:   []problem{{"x", "Pricing.RatePerHour", "-1.5", provider.ErrNegative}},
+			want:   []problem{{"x", "pricing.ratePerHour", "-1.5", provider.ErrNegative}},
 		},
 		{
 			name:   "NaN memory",
 			reason: "NaN quantities are errors, not panics",
 			mutate: func(o *provider.Offer) { o.GPU.MemoryGiB = nan },
-			want:   []problem{{"x", "GPU.MemoryGiB", nan, provider.ErrNotFinite}},
+			want:   []problem{{"x", "gpu.memoryGiB", nan, provider.ErrNotFinite}},
 		},
 		{
 			name:   "infinite bandwidth",
 			reason: "infinite quantities are errors",
 			mutate: func(o *provider.Offer) { o.Interconnect.GbpsPerNode = inf },
-			want:   []problem{{"x", "Interconnect.GbpsPerNode", inf, provider.ErrNotFinite}},
+			want:   []problem{{"x", "interconnect.gbpsPerNode", inf, provider.ErrNotFinite}},
 		},
 		{
 			name:   "minus infinite setup hours",
 			reason: "−Inf is not finite either",
 			mutate: func(o *provider.Offer) { o.Hidden.SetupHours = -inf },
-			want:   []problem{{"x", "Hidden.SetupHours", -inf, provider.ErrNotFinite}},
+			want:   []problem{{"x", "hidden.setupHours", -inf, provider.ErrNotFinite}},
 		},
 		{
 			name:   "negative egress price",
 			reason: "hidden-cost prices are money, never negative",
 			mutate: func(o *provider.Offer) { o.Hidden.EgressPerGB = usd("-0.09") },
-			want:   []problem{{"x", "Hidden.EgressPerGB", "-0.09", provider.ErrNegative}},
+			want:   []problem{{"x", "hidden.egressPerGB", "-0.09", provider.ErrNegative}},
 		},
 		{
 			name:   "fill probability above one",
 			reason: "a probability is in [0, 1]",
 			mutate: func(o *provider.Offer) { o.Availability.FillProbability = 1.5 },
-			want:   []problem{{"x", "Availability.FillProbability", 1.5, provider.ErrOutOfRange}},
+			want:   []problem{{"x", "availability.fillProbability", 1.5, provider.ErrOutOfRange}},
 		},
 		{
 			name:   "zero GPUs per node",
 			reason: "a node without GPUs has no per-GPU price",
 			mutate: func(o *provider.Offer) { o.GPUsPerNode = 0 },
-			want:   []problem{{"x", "GPUsPerNode", 0, provider.ErrZeroGPUs}},
+			want:   []problem{{"x", "gpusPerNode", 0, provider.ErrZeroGPUs}},
 		},
 		{
 			name:   "negative GPUs per node",
 			reason: "a negative count is not zero GPUs but still invalid",
 			mutate: func(o *provider.Offer) { o.GPUsPerNode = -8 },
-			want:   []problem{{"x", "GPUsPerNode", -8, provider.ErrNegative}},
+			want:   []problem{{"x", "gpusPerNode", -8, provider.ErrNegative}},
 		},
 		{
 			name:   "salvage above price",
@@ -202,7 +202,7 @@ func TestOfferValidate(t *testing.T) {
 				ow.SalvagePerNode = usd("300000")
 				o.Pricing = ow
 			},
-			want: []problem{{"x", "Pricing.SalvagePerNode", "300000", provider.ErrSalvageAbovePrice}},
+			want: []problem{{"x", "pricing.salvagePerNode", "300000", provider.ErrSalvageAbovePrice}},
 		},
 		{
 			name:   "minimum below increment",
@@ -210,19 +210,19 @@ func TestOfferValidate(t *testing.T) {
 			mutate: func(o *provider.Offer) {
 				o.Pricing = provider.Metered{RatePerHour: usd("1"), Increment: time.Hour, Minimum: time.Minute}
 			},
-			want: []problem{{"x", "Pricing.Minimum", time.Minute, provider.ErrMinimumBelowIncrement}},
+			want: []problem{{"x", "pricing.minimum", time.Minute, provider.ErrMinimumBelowIncrement}},
 		},
 		{
 			name:   "missing pricing",
 			reason: "an offer must say how it bills",
 			mutate: func(o *provider.Offer) { o.Pricing = nil },
-			want:   []problem{{"x", "Pricing", nil, provider.ErrMissing}},
+			want:   []problem{{"x", "pricing", nil, provider.ErrMissing}},
 		},
 		{
 			name:   "credit without base",
 			reason: "a credit applies to some pricing",
 			mutate: func(o *provider.Offer) { o.Pricing = provider.Credit{Amount: usd("10")} },
-			want:   []problem{{"x", "Pricing.Base", nil, provider.ErrMissing}},
+			want:   []problem{{"x", "pricing.base", nil, provider.ErrMissing}},
 		},
 		{
 			name:   "credit on invalid base",
@@ -231,8 +231,8 @@ func TestOfferValidate(t *testing.T) {
 				o.Pricing = provider.Credit{Base: provider.Hourly(usd("-2")), Amount: usd("-10")}
 			},
 			want: []problem{
-				{"x", "Pricing.Base.RatePerHour", "-2", provider.ErrNegative},
-				{"x", "Pricing.Amount", "-10", provider.ErrNegative},
+				{"x", "pricing.base.ratePerHour", "-2", provider.ErrNegative},
+				{"x", "pricing.amount", "-10", provider.ErrNegative},
 			},
 		},
 		{
@@ -241,7 +241,7 @@ func TestOfferValidate(t *testing.T) {
 			mutate: func(o *provider.Offer) {
 				o.Pricing = provider.Spot{RatePerHour: usd("1"), InterruptionRatePerHour: nan}
 			},
-			want: []problem{{"x", "Pricing.InterruptionRatePerHour", nan, provider.ErrNotFinite}},
+			want: []problem{{"x", "pricing.interruptionRatePerHour", nan, provider.ErrNotFinite}},
 		},
 		{
 			name:   "owned with bad quantities",
@@ -252,23 +252,23 @@ func TestOfferValidate(t *testing.T) {
 				o.Pricing = ow
 			},
 			want: []problem{
-				{"x", "Pricing.MaxPowerKW", inf, provider.ErrNotFinite},
-				{"x", "Pricing.PUE", 0.5, provider.ErrOutOfRange},
-				{"x", "Pricing.MaintenanceFractionPerYear", -0.1, provider.ErrNegative},
-				{"x", "Pricing.UsefulLifeYears", 0, provider.ErrMissing},
+				{"x", "pricing.maxPowerKW", inf, provider.ErrNotFinite},
+				{"x", "pricing.pue", 0.5, provider.ErrOutOfRange},
+				{"x", "pricing.maintenanceFractionPerYear", -0.1, provider.ErrNegative},
+				{"x", "pricing.usefulLifeYears", 0, provider.ErrMissing},
 			},
 		},
 		{
 			name:   "reserved without term",
 			reason: "a reservation without a term cannot be billed in whole terms",
 			mutate: func(o *provider.Offer) { o.Pricing = provider.Reserved{UpfrontPerNode: usd("1")} },
-			want:   []problem{{"x", "Pricing.Term", time.Duration(0), provider.ErrMissing}},
+			want:   []problem{{"x", "pricing.term", time.Duration(0), provider.ErrMissing}},
 		},
 		{
 			name:   "unknown kind",
 			reason: "enumerations out of range are errors",
 			mutate: func(o *provider.Offer) { o.Kind = provider.Kind(7) },
-			want:   []problem{{"x", "Kind", 7, provider.ErrUnknownName}},
+			want:   []problem{{"x", "kind", 7, provider.ErrUnknownName}},
 		},
 		{
 			name:   "every problem at once",
@@ -281,12 +281,12 @@ func TestOfferValidate(t *testing.T) {
 				o.Pricing = provider.Metered{RatePerHour: usd("-1"), Increment: time.Hour, Minimum: time.Second}
 			},
 			want: []problem{
-				{"x", "GPUsPerNode", 0, provider.ErrZeroGPUs},
-				{"x", "GPU.TDPWatts", nan, provider.ErrNotFinite},
-				{"x", "Availability.LeadTime", -time.Hour, provider.ErrNegative},
-				{"x", "Hidden.PlatformFeeFraction", inf, provider.ErrNotFinite},
-				{"x", "Pricing.RatePerHour", "-1", provider.ErrNegative},
-				{"x", "Pricing.Minimum", time.Second, provider.ErrMinimumBelowIncrement},
+				{"x", "gpusPerNode", 0, provider.ErrZeroGPUs},
+				{"x", "gpu.tdpWatts", nan, provider.ErrNotFinite},
+				{"x", "availability.leadTime", -time.Hour, provider.ErrNegative},
+				{"x", "hidden.platformFeeFraction", inf, provider.ErrNotFinite},
+				{"x", "pricing.ratePerHour", "-1", provider.ErrNegative},
+				{"x", "pricing.minimum", time.Second, provider.ErrMinimumBelowIncrement},
 			},
 		},
 	}
@@ -317,7 +317,7 @@ func TestCatalogValidate(t *testing.T) {
 			catalog: func() provider.Catalog {
 				return provider.Catalog{Currency: "USD", AsOf: asOf, Offers: provider.Offers{validOffer("a"), validOffer("b"), validOffer("a")}}
 			},
-			want: []problem{{"a", "ID", "a", provider.ErrDuplicateID}},
+			want: []problem{{"a", "id", "a", provider.ErrDuplicateID}},
 		},
 		{
 			name:   "mixed currencies",
@@ -329,7 +329,7 @@ func TestCatalogValidate(t *testing.T) {
 				usdOffer.Currency = "USD"
 				return provider.Catalog{Currency: "USD", AsOf: asOf, Offers: provider.Offers{usdOffer, eur}}
 			},
-			want: []problem{{"eur", "Currency", "EUR", provider.ErrCurrencyMismatch}},
+			want: []problem{{"eur", "currency", "EUR", provider.ErrCurrencyMismatch}},
 		},
 		{
 			name:   "missing currency and date",
@@ -338,8 +338,8 @@ func TestCatalogValidate(t *testing.T) {
 				return provider.Catalog{Offers: provider.Offers{validOffer("a")}}
 			},
 			want: []problem{
-				{"", "Currency", "", provider.ErrMissing},
-				{"", "AsOf", "", provider.ErrMissing},
+				{"", "currency", "", provider.ErrMissing},
+				{"", "asOf", "", provider.ErrMissing},
 			},
 		},
 		{
@@ -353,10 +353,10 @@ func TestCatalogValidate(t *testing.T) {
 				return provider.Catalog{Currency: "USD", AsOf: asOf, Offers: provider.Offers{a, b, validOffer("a")}}
 			},
 			want: []problem{
-				{"a", "GPUsPerNode", 0, provider.ErrZeroGPUs},
-				{"b", "Pricing", nil, provider.ErrMissing},
-				{"b", "Currency", "GBP", provider.ErrCurrencyMismatch},
-				{"a", "ID", "a", provider.ErrDuplicateID},
+				{"a", "gpusPerNode", 0, provider.ErrZeroGPUs},
+				{"b", "pricing", nil, provider.ErrMissing},
+				{"b", "currency", "GBP", provider.ErrCurrencyMismatch},
+				{"a", "id", "a", provider.ErrDuplicateID},
 			},
 		},
 	}
@@ -393,6 +393,7 @@ func TestDecodeModeErrors(t *testing.T) {
 		reason   string
 		pricings []string
 		sentinel error
+		field    string   // the path of the "mode" at fault
 		values   []string // the bad "mode" values, one per problem
 		offers   []string // offer IDs the error text must name
 	}{
@@ -400,25 +401,25 @@ func TestDecodeModeErrors(t *testing.T) {
 			name:     "unknown mode",
 			reason:   "the zero Decoder knows only the built-in modes",
 			pricings: []string{`{"mode":"bogus","ratePerHour":"1"}`},
-			sentinel: provider.ErrUnknownMode, values: []string{"bogus"}, offers: []string{"o0"},
+			field:    "pricing.mode", sentinel: provider.ErrUnknownMode, values: []string{"bogus"}, offers: []string{"o0"},
 		},
 		{
 			name:     "unknown mode inside a credit",
 			reason:   "a credit decodes its base with the same decoder",
 			pricings: []string{`{"mode":"credit","amount":"5","base":{"mode":"bogus"}}`},
-			sentinel: provider.ErrUnknownMode, values: []string{"bogus"}, offers: []string{"o0"},
+			field:    "pricing.base.mode", sentinel: provider.ErrUnknownMode, values: []string{"bogus"}, offers: []string{"o0"},
 		},
 		{
 			name:     "two unknown modes",
 			reason:   "decoding reports the problems of every offer at once",
 			pricings: []string{`{"mode":"tiered"}`, `{"mode":"metered","ratePerHour":"1"}`, `{"mode":"auction"}`},
-			sentinel: provider.ErrUnknownMode, values: []string{"tiered", "auction"}, offers: []string{"o0", "o2"},
+			field:    "pricing.mode", sentinel: provider.ErrUnknownMode, values: []string{"tiered", "auction"}, offers: []string{"o0", "o2"},
 		},
 		{
 			name:     "missing mode",
 			reason:   "the discriminator is required",
 			pricings: []string{`{"ratePerHour":"1"}`},
-			sentinel: provider.ErrMissing, values: []string{""}, offers: []string{"o0"},
+			field:    "pricing.mode", sentinel: provider.ErrMissing, values: []string{""}, offers: []string{"o0"},
 		},
 	}
 	for _, tt := range tests {
@@ -429,7 +430,7 @@ func TestDecodeModeErrors(t *testing.T) {
 			}
 			var got []string
 			for _, fe := range fieldErrors(t, err) {
-				if fe.Field == "Pricing.mode" && errors.Is(fe, tt.sentinel) && fe.Offer != "" {
+				if fe.Field == tt.field && errors.Is(fe, tt.sentinel) && fe.Offer != "" {
 					got = append(got, fmt.Sprint(fe.Value))
 				}
 			}
@@ -549,6 +550,9 @@ var anyPricingBase = rapid.OneOf(
 			EnergyPerKWh: anyDecimal.Draw(t, "energyPerKWh"), ColocationPerKWMonth: anyDecimal.Draw(t, "colocationPerKWMonth"),
 			MaintenanceFractionPerYear: anyFloat.Draw(t, "maintenancePerYear"), StaffFTEPerNode: anyFloat.Draw(t, "staffFTE"),
 			StaffCostPerYear: anyDecimal.Draw(t, "staffCost"), ProcurementLeadTime: anyDuration.Draw(t, "leadTime"),
+			Resale: provider.Resale{Points: rapid.SliceOfN(rapid.Custom(func(t *rapid.T) provider.ResalePoint {
+				return provider.ResalePoint{Age: anyDuration.Draw(t, "resaleAge"), Fraction: anyFloat.Draw(t, "resaleFraction")}
+			}), 0, 3).Draw(t, "resalePoints")},
 		}
 	}),
 )
@@ -590,7 +594,8 @@ var anyUsage = rapid.Custom(func(t *rapid.T) provider.Usage {
 		Nodes:        rapid.Int().Draw(t, "heldNodes"),
 		BusyFraction: anyFloat.Draw(t, "busyFraction"),
 		Runs: rapid.SliceOfN(rapid.Custom(func(t *rapid.T) provider.Run {
-			return provider.Run{Length: anyDuration.Draw(t, "runLength"), Count: rapid.Int().Draw(t, "runCount"), Nodes: rapid.Int().Draw(t, "runNodes")}
+			return provider.Run{Length: anyDuration.Draw(t, "runLength"), Count: rapid.Int().Draw(t, "runCount"), Nodes: rapid.Int().Draw(t, "runNodes"),
+				Start: anyDuration.Draw(t, "runStart"), Every: anyDuration.Draw(t, "runEvery")}
 		}), 0, 3).Draw(t, "runs"),
 	}
 })
@@ -613,6 +618,9 @@ func propNoPanic(t *rapid.T) {
 		t.Fatalf("RatePerGPUHour accepted an invalid offer: %v", verr)
 	}
 	_ = u.Validate()
+	for _, r := range u.Runs {
+		_ = r.StartOf(r.Count - 1)
+	}
 	_ = provider.Catalog{Currency: "USD", AsOf: time.Unix(0, 0), Offers: provider.Offers{o, o}}.Validate()
 	_, _ = json.Marshal(o)
 }

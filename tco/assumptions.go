@@ -57,8 +57,8 @@ type Assumptions struct {
 	// Explicit categories cannot be excluded.
 	Exclude []provider.Category
 	// Utilization, when positive, replaces a service's demand curve by a duty
-	// cycle: the service runs at its peak for this fraction of every day and
-	// is idle the rest. It must be in [0, 1]. BreakEven varies it.
+	// cycle: the service runs at its peak for this fraction of every day,
+	// from the day's start, and is idle the rest. It must be in [0, 1]. BreakEven varies it.
 	Utilization float64
 	// SourceEgressPerGB is the egress price at the data's current home; zero
 	// means DefaultSourceEgressCentsPerGB unless FreeSourceEgress is set.

@@ -50,7 +50,7 @@ func Compatible(w workload.Workload, o provider.Offer) error {
 		case nodes > 1 && ic.SingleNode:
 			fail(CheckRequirements, "gang of %d GPUs must run in one node, offer has %d GPUs per node", w.GPUs, o.GPUsPerNode)
 		case nodes > 1 && o.Interconnect.Fabric == provider.NoFabric && !ic.Independent:
-			fail(CheckRequirements, "gang of %d GPUs spans %d nodes with no fabric between them (set Independent if its GPUs do not talk)", w.GPUs, nodes)
+			fail(CheckRequirements, "gang of %d GPUs spans %d nodes with no fabric between them (set requirements.interconnect.independent if its GPUs do not talk)", w.GPUs, nodes)
 		}
 		if ic.NVLink && w.GPUs > 1 && !o.Interconnect.NVLink {
 			fail(CheckRequirements, "gang needs NVLink, offer has none")

@@ -27,6 +27,21 @@
 // first, and every other one with the error that excluded it; IsCompatible
 // answers Compatible's questions without allocating.
 //
+// The runs of every provider.Usage carry their start times (provider.Run's
+// Start and Every), so that a mode may price by when capacity is used — a
+// monthly tier, a night rate. A finite job's runs follow one another from
+// the horizon's start: setup and the first run, then a run after each
+// expected preemption. A service at Assumptions.Utilization runs from the
+// start of each day. A service that follows its demand curve runs each
+// demand level from the first time the level is needed in the curve's
+// period (or the horizon), then at the mean spacing of the level's starts in
+// that period — the level's own times when it starts once a period, as a
+// daily schedule's levels do; an even spread of its starts otherwise —, moved
+// earlier if need be so that its last run ends by the horizon's end; a level
+// held through its idle gaps runs from the horizon's start, and setup comes
+// right before a level's first run. Time lost to preemptions and failures is
+// billed as runs spread evenly over the horizon.
+//
 // Pricing modes are known only through the provider package's interfaces
 // (provider.Metering for pay-as-you-go billing, provider.Interruptible for
 // spot-like capacity, provider.Linear for the terms, provider.Wrapper for
@@ -43,6 +58,16 @@
 // Money is decimal.Decimal; times are time.Duration; quantities are float64.
 // No input panics the package; every function is pure and safe for concurrent
 // use.
+//
+// # Errors
+//
+// Errors wrap the package's sentinels (or provider's and workload's, whose
+// problems pass through unchanged) so that errors.Is works. A field of a
+// workload or an offer is named as its own package names it, by its path in
+// the JSON a file is written in ("data.datasetGB", "hidden.staffFTE",
+// "requirements.interconnect.independent"); the fields of Assumptions,
+// DeadlineJob and the other values that no file holds are named as Go code
+// names them ("assumptions: Horizon", "deadline job work").
 //
 // # Limits
 //

@@ -219,7 +219,7 @@ func (m *model) otherLines(lines []Line, holdHours float64, last []provider.Char
 	}
 	if h.StaffFTE > 0 && priced(provider.Staff, h.StaffCostPerYear) {
 		inMonths()
-		add(provider.Staff, "operations staff", q.dec("staff FTE", h.StaffFTE).Mul(h.StaffCostPerYear).Mul(years), provider.Spread, OwnerOffer)
+		add(provider.Staff, "operations staff", q.dec("offer hidden.staffFTE", h.StaffFTE).Mul(h.StaffCostPerYear).Mul(years), provider.Spread, OwnerOffer)
 	}
 	if h.PlatformFeeFraction > 0 && a.includes(provider.Fees) {
 		feeBase := decimal.Zero
@@ -232,7 +232,7 @@ func (m *model) otherLines(lines []Line, holdHours float64, last []provider.Char
 		if m.committedCapacity() {
 			owner = OwnerOffer
 		}
-		add(provider.Fees, "platform fee", feeBase.Mul(q.dec("platform fee fraction", h.PlatformFeeFraction)), provider.Spread, owner)
+		add(provider.Fees, "platform fee", feeBase.Mul(q.dec("offer hidden.platformFeeFraction", h.PlatformFeeFraction)), provider.Spread, owner)
 	}
 	if stored > 0 && priced(provider.Exit, h.EgressPerGB) {
 		add(provider.Exit, "moving data out at the end", storedGB.Mul(h.EgressPerGB), provider.AtEnd, OwnerWorkload)

@@ -104,7 +104,8 @@ func (p *Prepared) newModel(o provider.Offer, validated bool) (*model, error) {
 // with the given expected preemptions and setup hours. The gang is held from
 // setup into its first run without a break, so setup and that run are one
 // run, billed once: on a weekly increment, 4 hours of setup and a 63-hour job
-// are one week, not two.
+// are one week, not two. The runs follow one another from the horizon's
+// start: each preemption ends one, and the next starts at once.
 func (m *model) jobUsage(wall, preemptions, setup float64) provider.Usage {
 	hold := max(m.fixedHours, setup+wall)
 	count := 1 + int(math.Round(preemptions))
@@ -115,7 +116,7 @@ func (m *model) jobUsage(wall, preemptions, setup float64) provider.Usage {
 		if count == 1 {
 			runs = []provider.Run{first}
 		} else {
-			runs = []provider.Run{first, {Length: hoursToDuration(each), Count: count - 1, Nodes: m.nodes}}
+			runs = []provider.Run{first, {Length: hoursToDuration(each), Count: count - 1, Nodes: m.nodes, Start: first.Length}}
 		}
 	}
 	busy := 0.0
@@ -157,12 +158,15 @@ func (m *model) serviceUsage(runs []provider.Run, setup float64) provider.Usage 
 				continue
 			}
 			covered += r.Nodes
+			held := hoursToDuration(setup)
 			first := r
-			first.Count, first.Length = 1, satAdd(r.Length, hoursToDuration(setup))
+			first.Count, first.Length, first.Every = 1, satAdd(r.Length, held), 0
+			first.Start = max(0, r.Start-held) // setup right before the first run
 			out = append(out, first)
 			if r.Count > 1 {
 				rest := r
 				rest.Count--
+				rest.Start = r.StartOf(1)
 				out = append(out, rest)
 			}
 		}
@@ -293,7 +297,9 @@ func (m *model) service() error {
 			count = 1
 		}
 		busy := horizon.Hours() * a.Utilization
-		runs = []provider.Run{{Length: hoursToDuration(busy / float64(count)), Count: count, Nodes: nodes}}
+		// One run from the start of each day.
+		runs = []provider.Run{{Length: hoursToDuration(busy / float64(count)), Count: count, Nodes: nodes,
+			Every: horizon / time.Duration(count)}}
 		nodeHours = busy * float64(nodes)
 	}
 	m.useNodeHours = nodeHours
@@ -339,7 +345,7 @@ func (m *model) service() error {
 		d.ExpectedPreemptions = nodeHours * rate
 		if f > 1 {
 			m.svcSpot = interruption{rate, restart}
-			runs = withLostTime(runs, runHours(runs)*(f-1), d.ExpectedPreemptions)
+			runs = withLostTime(runs, runHours(runs)*(f-1), d.ExpectedPreemptions, horizon)
 			m.stages = append(m.stages, stage{provider.Preemption, "spot preemptions and restarts", m.serviceUsage(runs, 0)})
 		}
 	}
@@ -352,7 +358,7 @@ func (m *model) service() error {
 		d.ExpectedFailures = runHours(runs) / mtbf
 		if f > 1 {
 			m.svcFail = interruption{1 / mtbf, rec}
-			runs = withLostTime(runs, runHours(runs)*(f-1), d.ExpectedFailures)
+			runs = withLostTime(runs, runHours(runs)*(f-1), d.ExpectedFailures, horizon)
 			m.stages = append(m.stages, stage{provider.Recovery, "node failures and recovery", m.serviceUsage(runs, 0)})
 		}
 	}
@@ -377,7 +383,8 @@ func (m *model) service() error {
 // whose idle gaps are shorter than its billing increment or minimum charge.
 // Levels are priced separately, so a base load can be held while the peaks
 // start and stop. A Metering pricing's charges grow with the billed time of
-// its runs and depend on nothing else, so billed times decide.
+// its runs and depend on nothing else, so billed times decide. A level held
+// runs from the horizon's start.
 func holdWhenCheaper(mt provider.Metering, runs []provider.Run, horizon time.Duration) []provider.Run {
 	out := make([]provider.Run, len(runs))
 	held := uint64(mt.BilledDuration(horizon))

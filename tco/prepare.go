@@ -63,6 +63,12 @@ type demand struct {
 	// where the previous slice needs fewer than k nodes and this one k or
 	// more.
 	peaks, riseFrom, riseTo []float64
+	// levels holds the distinct peaks ascending; firstRise[j] is the first
+	// slice, chronologically, where a rise reaches levels[j] from below it
+	// (−1 when none does): where the runs of the node that levels[j] first
+	// needs start in the sampled span.
+	levels    []float64
+	firstRise []int
 }
 
 // Prepare validates w and a, and for a service samples its demand curve at
@@ -104,9 +110,9 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 		p.qty.months, p.qty.years = monthsAndYears(dec(h.Hours()))
 	}
 	var q quantities
-	p.qty.datasetGB = q.dec("dataset GB", w.Data.DatasetGB)
-	p.qty.egressGB = q.dec("egress GB per month", w.Data.EgressGBPerMonth)
-	p.qty.storedGB = q.dec("dataset and checkpoint GB", w.Data.DatasetGB+w.Data.CheckpointGB)
+	p.qty.datasetGB = q.dec("workload data.datasetGB", w.Data.DatasetGB)
+	p.qty.egressGB = q.dec("workload data.egressGBPerMonth", w.Data.EgressGBPerMonth)
+	p.qty.storedGB = q.dec("workload data.datasetGB + data.checkpointGB", w.Data.DatasetGB+w.Data.CheckpointGB)
 	if q.err != nil {
 		return nil, fmt.Errorf("tco: workload %s: %w", quoted(w.Name), q.err)
 	}
@@ -133,6 +139,7 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 	d := &demand{slices: sl, circular: circular, periods: horizon.Hours() / span.Hours(),
 		sliceHours: (span / time.Duration(n)).Hours()}
 	d.peaks = make([]float64, n)
+	var riseAt []int
 	for i, s := range sl {
 		d.peaks[i] = s.Peak
 		prev := -1.0
@@ -145,8 +152,10 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 		if s.Peak > prev {
 			d.riseFrom = append(d.riseFrom, prev)
 			d.riseTo = append(d.riseTo, s.Peak)
+			riseAt = append(riseAt, i)
 		}
 	}
+	d.firstRises(riseAt)
 	// The slices carry capacity at the step's resolution; the mean GPU use
 	// is the curve's own, so that a period of a few steps or less (9 min at
 	// 5-min steps) is not priced at the mean of a handful of samples.
@@ -232,6 +241,43 @@ func (p *Prepared) check() error {
 	return nil
 }
 
+// firstRises fills levels and firstRise from the rises, in chronological
+// order, that start at the slices riseAt (riseFrom and riseTo not sorted
+// yet): each level takes the first rise that covers it, found with a
+// disjoint-set forest over the levels still unassigned, in
+// O((rises + levels) · α).
+func (d *demand) firstRises(riseAt []int) {
+	d.levels = slices.Clone(d.peaks)
+	slices.Sort(d.levels)
+	d.levels = slices.Compact(d.levels)
+	d.firstRise = make([]int, len(d.levels))
+	next := make([]int, len(d.levels)+1) // next[j]: the first unassigned level ≥ j
+	for j := range next {
+		next[j] = j
+	}
+	find := func(j int) int {
+		root := j
+		for next[root] != root {
+			root = next[root]
+		}
+		for next[j] != root { // path compression
+			next[j], j = root, next[j]
+		}
+		return root
+	}
+	for j := range d.firstRise {
+		d.firstRise[j] = -1
+	}
+	for r, at := range riseAt {
+		from, to := d.riseFrom[r], d.riseTo[r]
+		lo := sort.Search(len(d.levels), func(j int) bool { return d.levels[j] > from })
+		for j := find(lo); j < len(d.levels) && d.levels[j] <= to; j = find(j) {
+			d.firstRise[j] = at
+			next[j] = j + 1
+		}
+	}
+}
+
 // levelRuns turns the sampled demand into runs on nodes of gpn GPUs for a
 // service of gpus GPUs: the k-th node runs whenever the slice's peak needs at
 // least k nodes; each maximal stretch of such slices is one run. Levels
@@ -259,7 +305,20 @@ func (d *demand) levelRuns(gpus, gpn int) (runs []provider.Run, peak int, nodeHo
 		if starts > 0 {
 			count = max(1, int(math.Round(float64(starts)*d.periods)))
 		}
-		runs = append(runs, provider.Run{Length: hoursToDuration(hoursK / float64(count)), Count: count, Nodes: k - below})
+		run := provider.Run{Length: hoursToDuration(hoursK / float64(count)), Count: count, Nodes: k - below}
+		if starts > 0 {
+			// From the level's first start in the span, at the mean
+			// spacing of its starts there: exact for a level that starts
+			// once a period.
+			first := 0
+			if j, ok := slices.BinarySearch(d.levels, d.peaks[i]); ok {
+				first = max(d.firstRise[j], 0)
+			}
+			span := d.sliceHours * float64(len(d.slices))
+			run = place(run, hoursToDuration(float64(first)*d.sliceHours), hoursToDuration(span/float64(starts)),
+				hoursToDuration(span*d.periods))
+		}
+		runs = append(runs, run)
 		below, peak = k, k
 		k++
 	}

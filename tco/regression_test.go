@@ -146,6 +146,12 @@ func TestExtremeInputsAreErrors(t *testing.T) {
 			_, _, err := provider.ApplyAdjustments(cat, []provider.Adjustment{{Percent: decimal.New(1, math.MinInt32+1)}})
 			return err
 		}, provider.ErrOutOfRange, "exponents beyond ±64 are refused (was a panic)"},
+		{"service at the largest speed factor", func() error {
+			w := evalService(16, workload.Diurnal{Mean: 0.5, Amplitude: 0.2}, 30*24*time.Hour)
+			w.Requirements.Models = map[string]float64{"H100 SXM": math.MaxFloat64}
+			_, err := tco.Evaluate(w, spot(0), tco.Assumptions{})
+			return err
+		}, tco.ErrNotFinite, "its work in reference GPU-hours overflows (was a decimal division by zero panic)"},
 		{"GPUs per node beyond the bound", func() error {
 			o := spot(0)
 			o.GPUsPerNode = math.MaxInt

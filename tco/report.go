@@ -203,11 +203,13 @@ func (r *Report) finish(s *schedule) error {
 	}
 	r.CostPerUsefulGPUHour, r.CostPerWorkUnit = decimal.Zero, decimal.Zero
 	var q quantities
-	if r.UsefulGPUHours > 0 {
-		r.CostPerUsefulGPUHour = r.Total.DivRound(q.dec("useful GPU-hours", r.UsefulGPUHours), provider.Precision)
+	// A quantity that is not finite is recorded in q (and priced as zero):
+	// never divide by it.
+	if h := q.dec("useful GPU-hours", r.UsefulGPUHours); r.UsefulGPUHours > 0 && !h.IsZero() {
+		r.CostPerUsefulGPUHour = r.Total.DivRound(h, provider.Precision)
 	}
-	if r.WorkGPUHours > 0 {
-		r.CostPerWorkUnit = r.Total.DivRound(q.dec("work GPU-hours", r.WorkGPUHours), provider.Precision)
+	if h := q.dec("work GPU-hours", r.WorkGPUHours); r.WorkGPUHours > 0 && !h.IsZero() {
+		r.CostPerWorkUnit = r.Total.DivRound(h, provider.Precision)
 	}
 	return q.err
 }

@@ -307,7 +307,7 @@ func (m *model) drawServiceRuns(src rand.Source, rng *rand.Rand) ([]provider.Run
 		return nil, fmt.Errorf("tco: simulate: a trial's restarts lose %.4g h per replacement run, beyond what a duration holds: %w",
 			per, ErrInfeasible)
 	}
-	return withLostTime(m.svcRuns, lost, float64(events)), nil
+	return withLostTime(m.svcRuns, lost, float64(events), m.svcHorizon), nil
 }
 
 // asLines makes lines of charges (owners are not needed for totals).

@@ -132,15 +132,39 @@ func hoursToDuration(h float64) time.Duration {
 // on one replacement node, so the lost and repeated time is billed as
 // max(1, round(events)) runs of its own on one node — not as a stretch of
 // every run, which would round each of them up to the billing increment once
-// more. runs is not modified.
-func withLostTime(runs []provider.Run, extraHours, events float64) []provider.Run {
+// more —, spread evenly over the horizon. runs is not modified.
+func withLostTime(runs []provider.Run, extraHours, events float64, horizon time.Duration) []provider.Run {
 	if !(extraHours > 0) {
 		return runs
 	}
 	count := max(1, int(math.Min(math.Round(events), math.MaxInt32)))
 	out := make([]provider.Run, len(runs), len(runs)+1)
 	copy(out, runs)
-	return append(out, provider.Run{Length: hoursToDuration(extraHours / float64(count)), Count: count, Nodes: 1})
+	lost := provider.Run{Length: hoursToDuration(extraHours / float64(count)), Count: count, Nodes: 1}
+	return append(out, place(lost, 0, horizon/time.Duration(count), horizon))
+}
+
+// place sets when the runs of r start: the first at first, the next ones
+// every apart, moved earlier so that the last ends by the horizon's end, or
+// spread evenly from the horizon's start when they do not fit at that
+// spacing (back to back when even that does not fit). r is a copy.
+func place(r provider.Run, first, every, horizon time.Duration) provider.Run {
+	first, every = max(first, 0), max(every, 0)
+	if r.Count <= 1 {
+		r.Start, r.Every = min(first, max(horizon-r.Length, 0)), 0
+		return r
+	}
+	gaps := float64(r.Count - 1)
+	if span := gaps*float64(every) + float64(r.Length); span > float64(horizon) {
+		first, every = 0, 0
+		if horizon > r.Length {
+			every = time.Duration(float64(horizon-r.Length) / gaps)
+		}
+	} else {
+		first = min(first, time.Duration(float64(horizon)-span))
+	}
+	r.Start, r.Every = first, every
+	return r
 }
 
 // runHours returns the node-hours of runs.

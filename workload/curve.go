@@ -195,7 +195,7 @@ func NewDiurnal(mean, amplitude, peakHour float64) (Diurnal, error) {
 func DiurnalFromRatio(mean, peakToTrough, peakHour float64) (Diurnal, error) {
 	r := peakToTrough
 	if math.IsNaN(r) || math.IsInf(r, -1) || r < 1 {
-		return Diurnal{}, fieldErr("peak_to_trough", r, ErrOutOfRange, "must be ≥ 1")
+		return Diurnal{}, fieldErr("peakToTrough", r, ErrOutOfRange, "must be ≥ 1")
 	}
 	a := mean
 	if !math.IsInf(r, 1) {

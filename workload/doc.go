@@ -39,6 +39,18 @@
 // for the numerics. They return errors, never panic, for NaN, infinite or
 // negative demand and for invalid curve parameters.
 //
+// # Errors
+//
+// Validation returns every problem at once (up to [MaxProblems]); each is a
+// [*FieldError] naming the field by its path in the workload's JSON — the
+// keys a file has, dotted, indices and model names in brackets:
+// "requirements.interconnect.fabric", "demand.steps[2].start",
+// "requirements.models[H100 SXM]" — whether the workload was read from a
+// file or built in Go, as the provider package names an offer's fields. The
+// parameters of functions are named as in Go ("peakToTrough", "slices").
+// Every error wraps one of the sentinels, shared with the provider package
+// where both report the same kind of problem, so [errors.Is] works.
+//
 // # Limits
 //
 // Every input is bounded so that no request can take unbounded work or

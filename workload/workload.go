@@ -43,6 +43,11 @@ type Workload struct {
 	// GPUs is the gang size of a finite job or the peak GPUs of a service;
 	// 1 to MaxGPUs.
 	GPUs int
+	// GangSizes, when set, is the range of gang sizes a finite job may run
+	// at (GPUs is then its nominal size, within the range): a planner
+	// chooses the size that meets the deadline at least cost. The zero value
+	// means GPUs only.
+	GangSizes GangSizes
 	// Demand is the demand curve of a service as a fraction of GPUs, in [0, 1]
 	// over the horizon; nil for a finite job.
 	Demand Curve
@@ -68,6 +73,46 @@ type Workload struct {
 	Data Data
 	// Setup is the effort to make the environment work.
 	Setup Setup
+}
+
+// GangSizes is a range of gang sizes, MinGPUs to MaxGPUs inclusive. The
+// zero value is no range.
+type GangSizes struct {
+	MinGPUs, MaxGPUs int
+}
+
+// IsZero reports whether g is the zero value (no range).
+func (g GangSizes) IsZero() bool { return g == GangSizes{} }
+
+// Sizes returns the range's bounds, or gpus, gpus for the zero value.
+func (g GangSizes) Sizes(gpus int) (lo, hi int) {
+	if g.IsZero() {
+		return gpus, gpus
+	}
+	return g.MinGPUs, g.MaxGPUs
+}
+
+// validate reports a range that is not 1 ≤ MinGPUs ≤ gpus ≤ MaxGPUs ≤
+// MaxGPUs, or a range on a service.
+func (g GangSizes) validate(gpus int, service bool) []error {
+	if g.IsZero() {
+		return nil
+	}
+	var errs []error
+	if service {
+		return []error{fieldErr("gangSizes", fmt.Sprintf("%d..%d", g.MinGPUs, g.MaxGPUs), ErrConflict, "a service has no gang")}
+	}
+	if g.MinGPUs < 1 || g.MinGPUs > MaxGPUs {
+		errs = append(errs, fieldErr("gangSizes.minGPUs", g.MinGPUs, ErrOutOfRange, fmt.Sprintf("must be in [1, MaxGPUs = %d]", MaxGPUs)))
+	}
+	if g.MaxGPUs < 1 || g.MaxGPUs > MaxGPUs {
+		errs = append(errs, fieldErr("gangSizes.maxGPUs", g.MaxGPUs, ErrOutOfRange, fmt.Sprintf("must be in [1, MaxGPUs = %d]", MaxGPUs)))
+	}
+	if len(errs) == 0 && (gpus < g.MinGPUs || gpus > g.MaxGPUs) {
+		errs = append(errs, fieldErr("gangSizes", fmt.Sprintf("%d..%d", g.MinGPUs, g.MaxGPUs), ErrConflict,
+			fmt.Sprintf("gpus = %d must be within the range", gpus)))
+	}
+	return errs
 }
 
 // IsService reports whether w is a service (it has a demand curve).
@@ -273,6 +318,9 @@ func (w Workload) Validate() error {
 		} else {
 			add(validateDemand(w.Demand, w.Horizon))
 		}
+	}
+	for _, err := range w.GangSizes.validate(w.GPUs, w.Demand != nil) {
+		add(err)
 	}
 	errs.addAll(prefixErrors("requirements", w.Requirements.Validate()))
 	errs.addAll(prefixErrors("interruption", w.Interruption.Validate()))

@@ -46,10 +46,15 @@ type (
 	setupJSON struct {
 		EngineerHours float64 `json:"engineerHours"`
 	}
+	gangSizesJSON struct {
+		MinGPUs int `json:"minGPUs"`
+		MaxGPUs int `json:"maxGPUs"`
+	}
 	workloadJSON struct {
 		Name              string           `json:"name"`
 		Kind              Kind             `json:"kind"`
 		GPUs              int              `json:"gpus"`
+		GangSizes         *gangSizesJSON   `json:"gangSizes,omitempty"`
 		Demand            json.RawMessage  `json:"demand,omitempty"`
 		WorkGPUHours      float64          `json:"workGPUHours"`
 		Horizon           jsonDuration     `json:"horizon"`
@@ -82,6 +87,9 @@ func (w Workload) MarshalJSON() ([]byte, error) {
 		Data: dataJSON{w.Data.DatasetGB, locationJSON{w.Data.Location.Provider, w.Data.Location.Region},
 			w.Data.CheckpointGB, w.Data.EgressGBPerMonth},
 		Setup: setupJSON{w.Setup.EngineerHours},
+	}
+	if !w.GangSizes.IsZero() {
+		v.GangSizes = &gangSizesJSON{w.GangSizes.MinGPUs, w.GangSizes.MaxGPUs}
 	}
 	if w.Demand != nil {
 		b, err := MarshalCurve(w.Demand)
@@ -129,6 +137,9 @@ func (w *Workload) decode(data []byte, d Decoder) error {
 		Data: Data{v.Data.DatasetGB, Location{v.Data.Location.Provider, v.Data.Location.Region},
 			v.Data.CheckpointGB, v.Data.EgressGBPerMonth},
 		Setup: Setup{v.Setup.EngineerHours},
+	}
+	if g := v.GangSizes; g != nil {
+		w.GangSizes = GangSizes{g.MinGPUs, g.MaxGPUs}
 	}
 	return nil
 }

@@ -94,7 +94,7 @@ func TestRunCatalogFlag(t *testing.T) {
 		},
 		{
 			name: "invalid catalog", reason: "a negative price fails validation and names the field",
-			args: []string{"-catalog", writeFile(t, "neg.json", negative)}, wantErr: "RatePerHour", errIs: provider.ErrNegative,
+			args: []string{"-catalog", writeFile(t, "neg.json", negative)}, wantErr: "pricing.ratePerHour", errIs: provider.ErrNegative,
 		},
 		{
 			name: "not JSON", reason: "a syntax error is reported, not a panic",

@@ -323,7 +323,7 @@ func TestOwnFiles(t *testing.T) {
 	}
 	var stderr bytes.Buffer
 	err := run(&out, &stderr, []string{"-catalog", broken})
-	if status := cli.Exit("customprovider", &stderr, err); status != 2 || !strings.Contains(stderr.String(), "Discount") {
+	if status := cli.Exit("customprovider", &stderr, err); status != 2 || !strings.Contains(stderr.String(), "pricing.tiers[0].discount") {
 		t.Errorf("a discount above 1: status %d, %q", status, stderr.String())
 	}
 }

@@ -48,28 +48,29 @@ type Tier struct {
 // Mode returns "tiered", the "mode" of the pricing in catalog JSON.
 func (Tiered) Mode() string { return "tiered" }
 
-// Validate reports every problem at once, as provider.FieldErrors.
+// Validate reports every problem at once, as provider.FieldErrors named by
+// their keys in the mode's JSON, as the built-in modes name theirs.
 func (p Tiered) Validate() error {
 	var errs []error
 	if p.RatePerHour.IsNegative() {
-		errs = append(errs, &provider.FieldError{Field: "RatePerHour", Value: p.RatePerHour.String(), Err: provider.ErrNegative})
+		errs = append(errs, &provider.FieldError{Field: "ratePerHour", Value: p.RatePerHour.String(), Err: provider.ErrNegative})
 	}
 	if p.Increment < 0 {
-		errs = append(errs, &provider.FieldError{Field: "Increment", Value: p.Increment.String(), Err: provider.ErrNegative})
+		errs = append(errs, &provider.FieldError{Field: "increment", Value: p.Increment.String(), Err: provider.ErrNegative})
 	}
 	for i, t := range p.Tiers {
-		field := fmt.Sprintf("Tiers[%d]", i)
+		field := fmt.Sprintf("tiers[%d]", i)
 		switch {
 		case math.IsNaN(t.FromNodeHours) || math.IsInf(t.FromNodeHours, 0):
-			errs = append(errs, &provider.FieldError{Field: field + ".FromNodeHours", Value: t.FromNodeHours, Err: provider.ErrNotFinite})
+			errs = append(errs, &provider.FieldError{Field: field + ".fromNodeHours", Value: t.FromNodeHours, Err: provider.ErrNotFinite})
 		case t.FromNodeHours < 0:
-			errs = append(errs, &provider.FieldError{Field: field + ".FromNodeHours", Value: t.FromNodeHours, Err: provider.ErrNegative})
+			errs = append(errs, &provider.FieldError{Field: field + ".fromNodeHours", Value: t.FromNodeHours, Err: provider.ErrNegative})
 		case i > 0 && !(t.FromNodeHours > p.Tiers[i-1].FromNodeHours):
-			errs = append(errs, &provider.FieldError{Field: field + ".FromNodeHours", Value: t.FromNodeHours,
+			errs = append(errs, &provider.FieldError{Field: field + ".fromNodeHours", Value: t.FromNodeHours,
 				Err: fmt.Errorf("%w: not above the previous tier's", provider.ErrOutOfRange)})
 		}
 		if t.Discount.IsNegative() || t.Discount.GreaterThan(decimal.NewFromInt(1)) {
-			errs = append(errs, &provider.FieldError{Field: field + ".Discount", Value: t.Discount.String(), Err: provider.ErrOutOfRange})
+			errs = append(errs, &provider.FieldError{Field: field + ".discount", Value: t.Discount.String(), Err: provider.ErrOutOfRange})
 		}
 	}
 	return errors.Join(errs...)

@@ -1,11 +1,14 @@
 package lp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -348,5 +351,71 @@ func TestCOINStoppedStatus(t *testing.T) {
 	}
 	if _, err := stoppedStatus("Stopped on iterations", "", Options{}, false, 0); err == nil {
 		t.Error("stopped with no limit set: no error")
+	}
+}
+
+// TestWriteMPSReadByCBC: cbc reads what WriteMPS and the CBC adapter write
+// with no error and no "No match" message (the name of a BOUNDS line not
+// found). CoinMpsIO splits the fields of a file it believes fixed-format at
+// columns 5–12 and 15–22 while every name so far fitted in 8 bytes, which
+// glues "BND" to a 4-byte column name (" UP BND C157 1" reads as column
+// "BNDC157"); WriteMPS's 9-byte objective row name turns that off. The
+// cases: the MIPLIB instances (p0033's columns are C157 …), as written by
+// WriteMPS with their names and by the adapter with generated ones, and a
+// problem whose names are all 4 bytes, minimised and maximised.
+func TestWriteMPSReadByCBC(t *testing.T) {
+	cbc := cbcPath(t)
+	dir := t.TempDir()
+	type model struct {
+		name string
+		p    *Problem
+	}
+	var models []model
+	names, _ := testInstances(t, "miplib")
+	for _, name := range names {
+		if (testing.Short() || raceEnabled) && name != "p0033" {
+			continue
+		}
+		p, err := ReadMPSFile(instancePath("miplib", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, model{name, p})
+	}
+	var b Builder
+	x := b.AddIntCol("C157", 1, 0, 1)
+	y := b.AddCol("C158", 2, 1, 3)
+	b.AddRow("R101", 2, 5, []int{x, y}, []float64{1, 1})
+	small, err := b.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	smallMax := *small
+	smallMax.Maximize = true
+	models = append(models, model{"short names", small}, model{"short names, max", &smallMax})
+	for _, m := range models {
+		for _, how := range []string{"WriteMPS", "adapter"} {
+			path := filepath.Join(dir, strings.ReplaceAll(m.name, " ", "_")+"_"+how+".mps")
+			if how == "adapter" {
+				if _, err := writeForCBC(path, m.p); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				var buf bytes.Buffer
+				if err := WriteMPS(&buf, m.p); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, err := exec.Command(cbc, path, "-quit").CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s (%s): cbc: %v\n%s", m.name, how, err, out)
+			}
+			if s := string(out); !strings.Contains(s, " read with 0 errors") || strings.Contains(s, "No match") {
+				t.Errorf("%s (%s): cbc did not read the file cleanly:\n%s", m.name, how, tail(out, 12))
+			}
+		}
 	}
 }

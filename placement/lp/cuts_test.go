@@ -174,7 +174,7 @@ func TestCutsKeepMIPLIBOptima(t *testing.T) {
 	if _, err := exec.LookPath("cbc"); err != nil {
 		t.Skip("cbc not installed: the check against CBC's optimal solutions is skipped")
 	}
-	for _, name := range []string{"p0033", "mod008", "flugpl", "egout", "gt2", "p0282", "fiber", "p2756", "gesa2", "qnet1_o", "rgn"} {
+	for _, name := range []string{"p0033", "mod008", "flugpl", "egout", "gt2", "p0282", "fiber", "p2756", "gesa2", "qnet1_o", "rgn", "pp08aCUTS", "vpm2"} {
 		t.Run(name, func(t *testing.T) {
 			path := instancePath("miplib", name)
 			p, err := ReadMPSFile(path)

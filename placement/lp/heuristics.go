@@ -16,15 +16,19 @@ import (
 
 // Parameters of diving.
 const (
-	diveEvery     = 25   // a dive every so many nodes (while within budget)
+	diveEvery     = 25   // a dive every so many nodes at first (while within budget),
+	diveBackoff   = 4    // twice as many after each dive that fails, up to 2^diveBackoff times
 	diveBudget    = 0.1  // dive iterations per search iteration, at most,
 	diveAllowance = 4000 // plus this many
 	diveMaxDepth  = 1000 // rounding steps per dive at most
 )
 
-// diveDue reports whether a dive should start at the current node.
+// diveDue reports whether a dive should start at the current node: at the
+// root, then every diveEvery nodes, an interval that doubles after each
+// dive that does not improve an incumbent (up to 2^diveBackoff times) and
+// returns to diveEvery after one that does; within the iteration budget.
 func (sr *mipSearch) diveDue() bool {
-	if sr.nodes != 1 && sr.nodes%diveEvery != 0 {
+	if sr.nodes != 1 && (sr.nodes%diveEvery != 0 || sr.nodes < sr.diveNext) {
 		return false
 	}
 	return float64(sr.diveIters) <= diveBudget*float64(sr.mdl.s.iters)+diveAllowance
@@ -35,6 +39,19 @@ func (sr *mipSearch) diveDue() bool {
 // basis before it returns; sr.x is restored too.
 func (sr *mipSearch) dive(nd *mipNode, z float64) error {
 	sr.dives++
+	had, incZ := sr.hasInc, sr.incZ
+	defer func() {
+		switch {
+		case !had:
+			// Without an incumbent a dive is the search's best chance of
+			// one (flugpl): no back-off.
+		case sr.incZ < incZ:
+			sr.diveFails = 0
+		default:
+			sr.diveFails = min(sr.diveFails+1, diveBackoff)
+		}
+		sr.diveNext = sr.nodes + diveEvery<<sr.diveFails
+	}()
 	saved := sr.mdl.basis()
 	xs := append([]float64(nil), sr.x...)
 	var touched []int
@@ -125,20 +142,23 @@ func (sr *mipSearch) diveChoice() (int, bool) {
 // Parameters of the sub-MIP heuristics.
 const (
 	subMIPNodes   = 500 // node limit of one sub-MIP
-	subMIPEvery   = 200 // a RINS sub-MIP every so many nodes (within budget)
+	subMIPEvery   = 200 // a RINS sub-MIP every so many nodes at first (within budget),
+	subMIPBackoff = 5   // twice as many after each that fails, up to 2^subMIPBackoff times
 	subMIPMinFix  = 0.5 // smallest share of integer columns a sub-MIP must fix
 	subMIPBudget  = 0.5 // sub-MIP nodes per search node, at most,
 	subMIPAllowed = 1000
 )
 
 // subMIPDue reports whether a sub-MIP heuristic should run at the current
-// node: at the root (RENS), then every subMIPEvery nodes with an incumbent
-// (RINS), within the node budget.
+// node: at the root (RENS), then with an incumbent (RINS) every
+// subMIPEvery nodes, an interval that doubles after each RINS that does
+// not improve the incumbent (up to 2^subMIPBackoff times) and returns to
+// subMIPEvery after one that does; within the node budget.
 func (sr *mipSearch) subMIPDue() bool {
 	if sr.isSub {
 		return false
 	}
-	if sr.nodes != 1 && (sr.nodes%subMIPEvery != 0 || !sr.hasInc) {
+	if sr.nodes != 1 && (sr.nodes%subMIPEvery != 0 || !sr.hasInc || sr.nodes < sr.subNext) {
 		return false
 	}
 	return float64(sr.subNodes) <= subMIPBudget*float64(sr.nodes)+subMIPAllowed
@@ -200,7 +220,16 @@ func (sr *mipSearch) subMIP() error {
 		sub.incX, sub.incZ, sub.hasInc = append([]float64(nil), sr.incX...), sr.incZ, true
 	}
 	_, serr := sub.search()
+	if sr.nodes > 1 {
+		if sub.hasInc && sub.incZ < sr.incZ {
+			sr.subFails = 0
+		} else {
+			sr.subFails = min(sr.subFails+1, subMIPBackoff)
+		}
+		sr.subNext = sr.nodes + subMIPEvery<<sr.subFails
+	}
 	sr.subNodes += sub.nodes
+	sr.givenUp += sub.givenUp
 	sr.extraIters += sub.iterations()
 	if sub.hasInc && (!sr.hasInc || sub.incZ < sr.incZ) {
 		sr.tryIncumbent(sub.incX, true)

@@ -104,6 +104,7 @@ type mipSearch struct {
 	cutLog      []cut
 	rowCols     [][]int     // original rows by row (for cover cuts), built on demand
 	rowVals     [][]float64 // every cut added (tests check them against known solutions)
+	vub, vlb    []varBound  // variable bounds of continuous columns, built on demand
 	objIntegral bool        // z − sense·Offset is an integer at every integer point
 	objStep     float64     // sense·Offset: integral objective values are objStep + k
 	gapTol      float64
@@ -120,6 +121,7 @@ type mipSearch struct {
 	// points that fail the feasibility check even after repair), +Inf with
 	// none: their region is not explored, so it stays in the bound.
 	dropped float64
+	givenUp int // nodes given up on, those of sub-MIPs included
 	seq     int
 	nodes   int
 
@@ -131,8 +133,12 @@ type mipSearch struct {
 	sbIters    float64 // simplex iterations of strong-branching trials
 	diveIters  int     // simplex iterations of diving heuristics
 	dives      int
+	diveFails  int  // dives in a row that did not improve the incumbent
+	diveNext   int  // the node from which the next dive may start
 	isSub      bool // a sub-MIP of a heuristic: no sub-MIPs of its own
 	subNodes   int  // nodes of sub-MIP heuristics
+	subFails   int  // RINS sub-MIPs in a row that did not improve the incumbent
+	subNext    int  // the node from which the next RINS may run
 	extraIters int  // simplex iterations of sub-MIPs
 
 	x        []float64 // scratch: LP values of the current node
@@ -534,6 +540,7 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			// exactly integral, or give up on the node when there are none.
 			if frac = sr.fractional(1e-12); len(frac) == 0 {
 				sr.dropped = min(sr.dropped, z)
+				sr.givenUp++
 				return nil, nil
 			}
 		}
@@ -875,12 +882,20 @@ func (sr *mipSearch) reducedCostFixing(nd *mipNode, z float64) []bndChange {
 }
 
 // simpleRounding rounds the LP values of the integer columns to the nearest
-// integer and keeps the point if it is feasible.
+// integer and keeps the point if it is feasible. A point whose objective
+// does not improve the incumbent is not checked.
 func (sr *mipSearch) simpleRounding() {
 	x := make([]float64, len(sr.x))
 	copy(x, sr.x)
-	for _, j := range sr.intCols {
-		x[j] = math.Round(x[j])
+	obj := sr.p.Offset
+	for j := range x {
+		if sr.isInt[j] {
+			x[j] = math.Round(x[j])
+		}
+		obj += sr.p.Cost[j] * x[j]
+	}
+	if sr.hasInc && sr.sense*obj >= sr.incZ {
+		return
 	}
 	sr.tryIncumbent(x, false)
 }
@@ -963,10 +978,15 @@ func (sr *mipSearch) repairContinuous(pt []float64) ([]float64, float64, bool) {
 	return out, obj, ok
 }
 
-// mipFeasible clamps the continuous columns of x into their bounds (by at
-// most the tolerance) and checks x against p: integrality, column and row
-// bounds within the strict tolerances or, with strict false, within
-// feasTol. It returns the objective cᵀx + Offset.
+// mipFeasible checks x against p: integrality, column and row bounds
+// within the strict tolerances or, with strict false, within feasTol. The
+// continuous columns outside their bounds (by at most the tolerance) are
+// clamped into them when the clamped point still satisfies every row;
+// otherwise x is kept as it is and the rows are checked on it: clamping
+// moves a row by a_ij times the column's excess, which on a big-M row
+// (365·x − 789·y ≤ 0, x = ±1.2e-8 where the LP's values cancel) turns a
+// feasible point into one that misses the row by 4e-6. It returns the
+// objective cᵀx + Offset of the point kept in x.
 func mipFeasible(p *Problem, x []float64, strict bool) (float64, bool) {
 	tol := func(b, mag float64) float64 {
 		if strict {
@@ -974,6 +994,7 @@ func mipFeasible(p *Problem, x []float64, strict bool) (float64, bool) {
 		}
 		return feasTol * max(1, math.Abs(b), mag)
 	}
+	clamped := false
 	for j := range x {
 		lo, up := p.ColLower[j], p.ColUpper[j]
 		if p.Integer[j] && x[j] != math.Round(x[j]) {
@@ -983,40 +1004,64 @@ func mipFeasible(p *Problem, x []float64, strict bool) (float64, bool) {
 			if lo-x[j] > tol(lo, 0) {
 				return 0, false
 			}
-			x[j] = lo
+			clamped = true
 		}
 		if x[j] > up {
 			if x[j]-up > tol(up, 0) {
 				return 0, false
 			}
-			x[j] = up
+			clamped = true
 		}
 	}
-	act := make([]float64, p.NumRows())
-	mag := make([]float64, p.NumRows())
-	obj := p.Offset
+	// Activities of x as given (act, magnitudes mag) and of the clamped
+	// point (actC, magC).
+	m := p.NumRows()
+	act, mag := make([]float64, m), make([]float64, m)
+	actC, magC := act, mag
+	if clamped {
+		actC, magC = make([]float64, m), make([]float64, m)
+	}
+	obj, objC := p.Offset, p.Offset
 	for j, xj := range x {
+		xc := min(max(xj, p.ColLower[j]), p.ColUpper[j])
 		obj += p.Cost[j] * xj
-		if xj == 0 {
-			continue
-		}
+		objC += p.Cost[j] * xc
 		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
-			i := p.A.Index[k]
-			t := p.A.Value[k] * xj
-			act[i] += t
-			mag[i] += math.Abs(t)
+			i, a := p.A.Index[k], p.A.Value[k]
+			if xj != 0 {
+				act[i] += a * xj
+				mag[i] += math.Abs(a * xj)
+			}
+			if clamped && xc != 0 {
+				actC[i] += a * xc
+				magC[i] += math.Abs(a * xc)
+			}
 		}
 	}
-	for i := range act {
-		lo, up := p.RowLower[i], p.RowUpper[i]
-		if lo > math.Inf(-1) && act[i] < lo-tol(lo, mag[i]) {
-			return 0, false
+	rowsOK := func(act, mag []float64) bool {
+		for i := range act {
+			lo, up := p.RowLower[i], p.RowUpper[i]
+			if lo > math.Inf(-1) && act[i] < lo-tol(lo, mag[i]) {
+				return false
+			}
+			if up < math.Inf(1) && act[i] > up+tol(up, mag[i]) {
+				return false
+			}
 		}
-		if up < math.Inf(1) && act[i] > up+tol(up, mag[i]) {
-			return 0, false
-		}
+		return true
 	}
-	return obj, true
+	if rowsOK(actC, magC) {
+		if clamped {
+			for j := range x {
+				x[j] = min(max(x[j], p.ColLower[j]), p.ColUpper[j])
+			}
+		}
+		return objC, true
+	}
+	if clamped && rowsOK(act, mag) {
+		return obj, true
+	}
+	return 0, false
 }
 
 // result assembles the MILP Result of a search that ended with st.

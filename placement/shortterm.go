@@ -1,0 +1,76 @@
+package placement
+
+import (
+	"time"
+
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/tco"
+	"github.com/shopspring/decimal"
+)
+
+// shortCommitment reports whether t is a short commitment: pay-as-you-go
+// capacity billed in increments (or with a minimum) longer than
+// tco.CommitmentThreshold but shorter than the horizon, which tco.Terms
+// prices as a fraction of a node held for the horizon (fixed lines,
+// fractional Own.Nodes).
+func shortCommitment(t tco.Terms, horizon time.Duration) bool {
+	if !t.Committed || t.Increment == 0 && t.Minimum == 0 {
+		return false
+	}
+	return t.Term > 0 && t.Term < horizon
+}
+
+// perUse turns the terms of a short commitment into pay-as-you-go terms
+// priced at the workload's own billing: each fixed line becomes a variable
+// line of amount·Own.Nodes/Own.NodeHours, so the workload's own use costs
+// exactly what tco.Evaluate bills for it (the billed node-time of its runs,
+// rounded to increments and minimums) — the rounding of its billing is a
+// stretch of its own, as on hourly billing. Terms that are not a short
+// commitment are returned unchanged.
+func perUse(t tco.Terms, horizon time.Duration) tco.Terms {
+	if !shortCommitment(t, horizon) {
+		return t
+	}
+	// The billed share of one node held for the horizon, per node-hour of
+	// use; without use, a node held throughout.
+	per := decimal.NewFromInt(1).DivRound(decimal.NewFromFloat(horizon.Hours()), provider.Precision)
+	if t.Own.NodeHours > 0 && t.Own.Nodes > 0 {
+		per = decimal.NewFromFloat(t.Own.Nodes).DivRound(decimal.NewFromFloat(t.Own.NodeHours), 2*provider.Precision)
+	}
+	out := t
+	out.Lines = make([]tco.TermLine, len(t.Lines))
+	out.FixedPerNode, out.VariablePerNodeHour = decimal.Zero, decimal.Zero
+	for i, l := range t.Lines {
+		if l.Kind == tco.Fixed {
+			l.Kind, l.Owner = tco.Variable, tco.OwnerWorkload
+			l.Amount = l.Amount.Mul(per).Round(2 * provider.Precision)
+		}
+		if l.Kind == tco.Variable {
+			out.VariablePerNodeHour = out.VariablePerNodeHour.Add(l.Amount)
+		}
+		out.Lines[i] = l
+	}
+	out.Committed, out.Term = false, 0
+	if t.Own.NodeHours > 0 {
+		// Billed node-hours (the fraction of a node held, each held for the
+		// horizon rounded up to whole increments) per node-hour of use.
+		held := heldHours(t.Increment, t.Minimum, horizon)
+		out.Stretch = t.Own.Nodes * held / t.Own.NodeHours
+	}
+	out.Own.Nodes = 0
+	return out
+}
+
+// heldHours is the billed hours of one node held for the horizon, billed in
+// increments with a minimum: max(minimum, ⌈horizon/increment⌉·increment).
+func heldHours(increment, minimum, horizon time.Duration) float64 {
+	billed := horizon
+	if increment > 0 {
+		n := horizon / increment
+		if horizon%increment != 0 {
+			n++
+		}
+		billed = n * increment
+	}
+	return max(billed, minimum).Hours()
+}
