@@ -64,11 +64,13 @@ type luFactor struct {
 	eVal   []float64
 
 	updates           int // since the factorisation
-	nFactor, nRefused int
+	nFactor, nRefused int // for the trace
 	uNZ, uNZ0         int // live U off-diagonals now and after the factorisation
 	saveSpike         bool
 	spike             *svec // L⁻¹·a of the last ftranSpike (row space)
-	zPos, zRow        *svec // workspace of the update
+	zPos, zRow        *svec // workspace of the update; zRow may hold U⁻ᵀ·e_r …
+	zFor              int   // … of the position r of the btranUnit under way (-1: none)
+	zSaved            int   // … for position zSaved (-1: none)
 
 	// Workspace.
 	colCount, rowCount, rowStart, rowPos, rowID []int

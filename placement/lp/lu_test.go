@@ -140,6 +140,12 @@ func TestLUUpdate(t *testing.T) {
 			if math.Abs(v.val[r]) < 1e-3 {
 				continue
 			}
+			if step%2 == 0 {
+				// As the simplex does: the row of the leaving position first.
+				w := newSvec(m)
+				w.set(r, 1)
+				f.btranUnit(w, r)
+			}
 			b.idx[r], b.val[r] = idx, val
 			if f.update(r, v) {
 				updates++

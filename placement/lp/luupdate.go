@@ -82,6 +82,7 @@ func (f *luFactor) initUpdates() {
 	}
 	f.spike.clear()
 	f.saveSpike = false
+	f.zFor, f.zSaved = -1, -1
 }
 
 // numSlots returns the number of slots, live and dead.
@@ -277,6 +278,17 @@ func (f *luFactor) btran(v *svec) {
 	in, out := f.ws, v
 	f.btranU(in, out)
 	o := out.val
+	if f.zFor >= 0 {
+		// Keep U⁻ᵀ·e_r for the update of position r.
+		z := f.zRow
+		z.clear()
+		for _, i := range out.idx[:out.n] {
+			if o[i] != 0 {
+				z.set(i, o[i])
+			}
+		}
+		f.zSaved, f.zFor = f.zFor, -1
+	}
 	// Row etas, transposed, in reverse.
 	for e := len(f.ePiv) - 1; e >= 0; e-- {
 		x := o[f.ePiv[e]]
@@ -301,6 +313,14 @@ func (f *luFactor) btran(v *svec) {
 			o[p] = s
 		}
 	}
+}
+
+// btranUnit is btran of the unit vector of position r (v must hold it),
+// keeping the first stage, U⁻ᵀ·e_r, for an update of position r before any
+// other update.
+func (f *luFactor) btranUnit(v *svec, r int) {
+	f.zFor = r
+	f.btran(v)
 }
 
 // btranU solves Uᵀ·z = c: in holds c by position (consumed, cleared), out
@@ -353,9 +373,13 @@ func (f *luFactor) update(r int, alpha *svec) bool {
 
 	// z = U⁻ᵀ·e_r: the old pivot row's entries in later slots are
 	// eliminated by row p += dt·Σ z_i·(row i).
-	z, zp := f.zRow, f.zPos
-	zp.set(r, 1)
-	f.btranU(zp, z)
+	z := f.zRow
+	if f.zSaved != r {
+		z.clear()
+		f.zPos.set(r, 1)
+		f.btranU(f.zPos, z)
+	}
+	f.zSaved = -1
 
 	sp := f.spike
 	newDiag := sp.val[p]

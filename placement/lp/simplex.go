@@ -553,7 +553,7 @@ func (s *simplex) btranUnit(r int) {
 	v := s.row
 	v.clear()
 	v.set(r, 1)
-	s.lu.btran(v)
+	s.lu.btranUnit(v, r)
 }
 
 // ftranColumn sets s.col to B⁻¹·a_q (by position) and keeps the spike
