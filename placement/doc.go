@@ -19,7 +19,13 @@
 // is placed before the deadline in any slice — it fills the valleys of
 // committed capacity. Services are sampled with workload.Discretize over P;
 // capacity must cover each slice's peak, d_wt = GPUs_w · peak_wt (zero
-// below a millionth of a GPU).
+// below a millionth of a GPU). A curve that does not repeat with P (a
+// launch, steps, growth) is sampled in every repetition of P within the
+// horizon (at most 400, evenly spaced beyond) and peak_wt is the mean of
+// slice t's peaks over them: the demand's volume is the curve's, and
+// capacity is sized for the mean period — a curve that changes within the
+// horizon is better planned over time, with stretches short enough to
+// follow it.
 //
 // # Model
 //
@@ -62,8 +68,9 @@
 // splits again at every lead time L_k (o.LeadTime(): provisioning, or an
 // owned server's procurement) that falls inside it. Each of these stretches
 // σ = [a_σ, b_σ) has its own representative period, sampled from the
-// demand curves at a_σ (d_wσt = GPUs_w · peak of the curve over
-// [a_σ + s_t, a_σ + s_t + Δ_t)), so growth shows; its slices weigh
+// demand curves over σ (d_wσt = GPUs_w · the mean, over the repetitions of
+// P within σ, of the curve's peak in slice t; a curve that repeats with P
+// once, at a_σ), so growth shows; its slices weigh
 // R_σ = (b_σ − a_σ)/P, and a job's slice the repetitions within σ that end
 // before its deadline, as above with D_j − a_σ for D_j (a stretch shorter
 // than the period, as a bridge of days can be, weighs its fraction of one

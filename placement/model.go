@@ -369,21 +369,17 @@ func (in *instance) workload(wi int, w workload.Workload) (*wdata, error, error)
 	if wd.service {
 		wd.demand, wd.peak = make([]float64, N), make([]float64, N)
 		for s, sg := range in.segs {
-			// Each segment samples its period at its own time.
-			var c workload.Curve = w.Demand
-			if sg.start > 0 {
-				c = shifted{c: w.Demand, offset: sg.start}
-			}
-			sl, err := workload.Discretize(c, in.s.Period, T)
+			// Each segment samples its period over its own time.
+			pk, err := stretchPeaks(w.Demand, sg.start, sg.end, in.s.Period, T)
 			if err != nil {
 				return nil, nil, fmt.Errorf("placement: workload %q: %w", w.Name, err)
 			}
-			for i, x := range sl {
+			for i, x := range pk {
 				t := s*T + i
-				wd.peak[t] = x.Peak
+				wd.peak[t] = x
 				// Below a millionth of a GPU a slice needs nothing (tco, too,
 				// rounds node counts within 1e-9 of a whole node).
-				if d := float64(w.GPUs) * x.Peak; d >= minGPUs {
+				if d := float64(w.GPUs) * x; d >= minGPUs {
 					wd.demand[t] = d
 				}
 				wd.reps[t] = sg.reps

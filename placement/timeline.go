@@ -235,3 +235,53 @@ func bridgedDelay(terms tco.Terms, w workload.Workload, lead time.Duration) tco.
 	}
 	return terms
 }
+
+// maxSampledPeriods bounds the repetitions of the period sampled in one
+// stretch of a curve that does not repeat with the period (beyond it,
+// evenly spaced repetitions stand for the rest).
+const maxSampledPeriods = 400
+
+// stretchPeaks returns the peak demand of each of the n slices of period
+// in the stretch [start, end): for a curve that repeats with the period
+// (or is constant), or a stretch no longer than the period, its slices at
+// start; otherwise the mean, over the repetitions of the period within the
+// stretch, of each slice's peak in that repetition, the last (partial)
+// repetition weighing its fraction of a period, as the stretch's slices
+// weigh (end − start)/period. The stretch's volume of demand is then the
+// curve's (to the slices' resolution): a launch, a step or growth within a
+// stretch is priced at what it asks, not at the stretch's first period.
+func stretchPeaks(c workload.Curve, start, end, period time.Duration, n int) ([]float64, error) {
+	_, constant := c.(workload.Constant)
+	p := c.Period()
+	reps := int64(1)
+	if !constant && (p <= 0 || period%p != 0) && end-start > period {
+		reps = int64((end - start + period - 1) / period)
+	}
+	k := min(reps, maxSampledPeriods)
+	sum := make([]float64, n)
+	total := 0.0
+	for j := range k {
+		r := j * reps / k
+		off := start + time.Duration(r)*period
+		var at workload.Curve = c
+		if off != 0 {
+			at = shifted{c: c, offset: off}
+		}
+		sl, err := workload.Discretize(at, period, n)
+		if err != nil {
+			return nil, err
+		}
+		wt := 1.0
+		if reps > 1 && r == reps-1 {
+			wt = float64(end-off) / float64(period)
+		}
+		for i, x := range sl {
+			sum[i] += wt * x.Peak
+		}
+		total += wt
+	}
+	for i := range sum {
+		sum[i] /= total
+	}
+	return sum, nil
+}
