@@ -151,6 +151,13 @@ func (in *instance) termsFor(wd *wdata, o provider.Offer, first, last int) (tco.
 				}
 			}
 			w.Demand = workload.Constant{Value: min(1, sum/max(hours, 1e-300))}
+		} else {
+			// A job would be billed for its own run (a 31-day job takes two
+			// months of a monthly rental), not for the span held: the
+			// commitment's terms are those of capacity held at full load
+			// over the span, whichever workload comes first.
+			w.Kind, w.Demand, w.Horizon = workload.Inference, workload.Constant{Value: 1}, a.Horizon
+			w.WorkGPUHours, w.Deadline, w.GangSizes, w.CostOfDelayPerDay = 0, 0, workload.GangSizes{}, decimal.Zero
 		}
 		p, err := tco.Prepare(w, a)
 		if err != nil {
