@@ -205,3 +205,33 @@ func discounterAt(offset, span time.Duration, rate float64) discounter {
 	}
 	return discounter{spread: decimal.NewFromFloat(s), end: decimal.NewFromFloat(f(offset + span)), upfront: decimal.NewFromFloat(f(offset)), shifted: offset > 0}
 }
+
+// bridgedDelay returns terms without the cost of delay that planning over
+// time models itself: capacity with a lead time is used only after it
+// arrives and the plan serves demand before that on other capacity (or
+// reports the workload unplaced), and a job's work is placed before its
+// deadline. What is left of a service's delay line is the expected wait
+// for stock beyond the lead time; a job's delay line goes. Terms that price
+// no delay are returned unchanged.
+func bridgedDelay(terms tco.Terms, w workload.Workload, lead time.Duration) tco.Terms {
+	var lines []tco.TermLine
+	for i, l := range terms.Lines {
+		if l.Category != provider.Delay || l.Kind != tco.OneOff || l.Amount.IsZero() {
+			continue
+		}
+		if lines == nil {
+			lines = slices.Clone(terms.Lines)
+		}
+		amount := decimal.Zero
+		if w.IsService() {
+			wait := max(0, terms.StartDelay-lead)
+			amount = w.CostOfDelayPerDay.Mul(decimal.NewFromFloat(wait.Hours() / 24)).Round(provider.Precision)
+		}
+		terms.OneOff = terms.OneOff.Sub(l.Amount).Add(amount)
+		lines[i].Amount = amount
+	}
+	if lines != nil {
+		terms.Lines = lines
+	}
+	return terms
+}
