@@ -173,11 +173,7 @@
 // is its special case without binding stock. Other pools are MILPs: the LP
 // relaxation is solved by placement/lp's dual simplex (the proven bound and
 // the duals); its integers rounded up and the rest re-optimised give a
-// first plan, and when that is not within Options.Gap a dive gives another
-// (the fractional integer nearest a whole value bounded in its rounding
-// direction, the relaxation re-solved warm, until it is integral; the
-// opposite bound where one is infeasible); the better is kept when it is
-// within Options.Gap; otherwise the MILP goes
+// first plan, kept when it is within Options.Gap; otherwise the MILP goes
 // to lp.Solve's branch-and-bound, warm-started at the relaxation's basis,
 // or with Options.Solver = CBC to an external cbc on the exported model,
 // and the better plan and the better bound are kept. The first plan is

@@ -272,16 +272,6 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	if err != nil && x == nil {
 		return nil, err
 	}
-	if relGap(inc, bound) > in.s.Gap && ctx.Err() == nil {
-		// A better first plan, perhaps within the gap: a dive.
-		dx, dinc, derr := st.dive(ctx, &relax, p, r)
-		if derr != nil && ctx.Err() == nil {
-			return nil, derr
-		}
-		if dx != nil && dinc < inc {
-			x, inc = dx, dinc
-		}
-	}
 	st.report(bound, inc)
 	if x != nil && relGap(inc, bound) <= in.s.Gap || ctx.Err() != nil {
 		if x == nil {
