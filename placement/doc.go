@@ -102,8 +102,10 @@
 // started with their order and arrival, nodes held, uses by tier, GPUs per
 // slice by tier and offer) and each commitment in Commitment.Held; a
 // commitment's lines discount from its start (the lines of uses, as
-// before, spread over the horizon). tco prices a lead time's delay
-// (CostOfDelayPerDay) as today: a one-off of the placement. With one epoch
+// before, spread over the horizon). The cost of delay (CostOfDelayPerDay)
+// that tco charges for a lead time is left out, since the plan bridges it:
+// a service keeps only the part for the expected wait for stock beyond the
+// lead time, a job none (its work is placed by its deadline). With one epoch
 // covering the horizon and no lead times the model is exactly the one
 // above.
 //

@@ -121,7 +121,7 @@ func (in *instance) gangRuns(wd *wdata) error {
 			if err != nil {
 				continue
 			}
-			terms = perUse(terms, in.s.horizon)
+			terms = bridgedDelay(perUse(terms, in.s.horizon), wd.w, od.lead)
 			nodes := (g + int(od.gpn) - 1) / int(od.gpn)
 			if float64(nodes) > od.stock {
 				continue

@@ -157,6 +157,9 @@ func prepare(p *Problem) (*instance, error) {
 				continue
 			}
 			terms = perUse(terms, s.horizon) // a short commitment is billed per use
+			if in.s.overTime {
+				terms = bridgedDelay(terms, w, o.LeadTime())
+			}
 			if in.s.overTime && o.LeadTime() >= in.s.horizon {
 				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: fmt.Errorf("%w: offer %q: lead time %v, horizon %v", ErrLeadTime, o.ID, o.LeadTime(), in.s.horizon)})
 				continue

@@ -220,6 +220,13 @@ func (p *Problem) settle() (settings, error) {
 	if s.horizon <= 0 {
 		bad("no horizon: set Assumptions.Horizon or a workload Horizon")
 	}
+	if s.horizon > tco.MaxHorizon {
+		// Checked here, before any loop over the horizon's epochs or
+		// repetitions (a horizon near the largest Duration would overflow
+		// them); tco refuses such a horizon too.
+		bad("horizon %v, want at most %v", s.horizon, tco.MaxHorizon)
+		s.horizon = 0
+	}
 	if s.Period == 0 {
 		s.Period = min(DefaultPeriod, max(s.horizon, time.Hour))
 	}
@@ -269,7 +276,7 @@ func (p *Problem) settle() (settings, error) {
 	switch {
 	case s.Epoch < 0 || (s.overTime && s.Period > 0 && s.epoch < s.Period):
 		bad("Options.Epoch = %v, want ≥ the period %v", s.Epoch, s.Period)
-	case s.overTime && s.horizon > 0 && s.epoch > 0 && (s.horizon+s.epoch-1)/s.epoch > MaxEpochs:
+	case s.overTime && s.horizon > 0 && s.epoch > 0 && epochCount(s.horizon, s.epoch) > MaxEpochs:
 		bad("Options.Epoch = %v: more than %d epochs in the horizon %v", s.epoch, MaxEpochs, s.horizon)
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -277,4 +284,13 @@ func (p *Problem) settle() (settings, error) {
 	}
 	s.reps = s.horizon.Hours() / s.Period.Hours()
 	return s, nil
+}
+
+// epochCount is ⌈horizon/epoch⌉ without overflow, for positive arguments.
+func epochCount(horizon, epoch time.Duration) int64 {
+	n := int64(horizon / epoch)
+	if horizon%epoch != 0 {
+		n++
+	}
+	return n
 }

@@ -92,11 +92,18 @@ func TestReviewExtremeTimes(t *testing.T) {
 // Assumptions.Horizon 0 and a workload's Horizon of math.MaxInt64.
 // Expected: ErrInvalid.
 func TestReviewHorizonOverflow(t *testing.T) {
-	t.Skip("finding: Assumptions.Horizon = math.MaxInt64 with OverTime loops in settings.segments until out of memory (fatal, not a panic)")
 	p := rvMixed()
 	p.Assumptions.Horizon = math.MaxInt64
 	if _, err := placement.Solve(context.Background(), p); !errors.Is(err, placement.ErrInvalid) {
 		t.Errorf("%v, want ErrInvalid", err)
+	}
+	p = rvMixed()
+	p.Assumptions.Horizon = 0
+	for i := range p.Workloads {
+		p.Workloads[i].Horizon = math.MaxInt64
+	}
+	if _, err := placement.Solve(context.Background(), p); !errors.Is(err, placement.ErrInvalid) {
+		t.Errorf("workload horizon: %v, want ErrInvalid", err)
 	}
 }
 

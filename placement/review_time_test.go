@@ -268,13 +268,12 @@ func TestReviewPresentValueReservationYear2(t *testing.T) {
 	}
 }
 
-// TestReviewDelayWhenBridged is a finding: a 32-GPU service with a cost of
+// TestReviewDelayWhenBridged was a finding, fixed (bridgedDelay): a 32-GPU service with a cost of
 // delay of 100 a day, owned servers arriving after 9 months, bridged on
 // monthly rentals from day 0 — the service starts on time, yet the plan
 // adds the owned use's "delay" line (273.75 days × 100 = 27 375): total
 // 763 936.58 where the same plan without a cost of delay is 736 561.58.
 func TestReviewDelayWhenBridged(t *testing.T) {
-	t.Skip("finding: over time, CostOfDelayPerDay is charged on capacity with a lead time even when the plan bridges the gap, double-counting the delay (+27 375)")
 	a := bare()
 	a.Exclude = []provider.Category{provider.Setup, provider.DataTransfer, provider.Storage, provider.Recovery,
 		provider.Preemption, provider.Staff, provider.Fees, provider.Exit, provider.Inefficiency}

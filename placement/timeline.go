@@ -151,6 +151,13 @@ func (in *instance) termsFor(wd *wdata, o provider.Offer, first, last int) (tco.
 				}
 			}
 			w.Demand = workload.Constant{Value: min(1, sum/max(hours, 1e-300))}
+		} else {
+			// A job would be billed for its own run (a 31-day job takes two
+			// months of a monthly rental), not for the span held: the
+			// commitment's terms are those of capacity held at full load
+			// over the span, whichever workload comes first.
+			w.Kind, w.Demand, w.Horizon = workload.Inference, workload.Constant{Value: 1}, a.Horizon
+			w.WorkGPUHours, w.Deadline, w.GangSizes, w.CostOfDelayPerDay = 0, 0, workload.GangSizes{}, decimal.Zero
 		}
 		p, err := tco.Prepare(w, a)
 		if err != nil {
@@ -197,4 +204,34 @@ func discounterAt(offset, span time.Duration, rate float64) discounter {
 		s += (b - a).Hours() / span.Hours() * f(offset+b)
 	}
 	return discounter{spread: decimal.NewFromFloat(s), end: decimal.NewFromFloat(f(offset + span)), upfront: decimal.NewFromFloat(f(offset)), shifted: offset > 0}
+}
+
+// bridgedDelay returns terms without the cost of delay that planning over
+// time models itself: capacity with a lead time is used only after it
+// arrives and the plan serves demand before that on other capacity (or
+// reports the workload unplaced), and a job's work is placed before its
+// deadline. What is left of a service's delay line is the expected wait
+// for stock beyond the lead time; a job's delay line goes. Terms that price
+// no delay are returned unchanged.
+func bridgedDelay(terms tco.Terms, w workload.Workload, lead time.Duration) tco.Terms {
+	var lines []tco.TermLine
+	for i, l := range terms.Lines {
+		if l.Category != provider.Delay || l.Kind != tco.OneOff || l.Amount.IsZero() {
+			continue
+		}
+		if lines == nil {
+			lines = slices.Clone(terms.Lines)
+		}
+		amount := decimal.Zero
+		if w.IsService() {
+			wait := max(0, terms.StartDelay-lead)
+			amount = w.CostOfDelayPerDay.Mul(decimal.NewFromFloat(wait.Hours() / 24)).Round(provider.Precision)
+		}
+		terms.OneOff = terms.OneOff.Sub(l.Amount).Add(amount)
+		lines[i].Amount = amount
+	}
+	if lines != nil {
+		terms.Lines = lines
+	}
+	return terms
 }

@@ -38,9 +38,23 @@ func BenchmarkLoadDurationYear(b *testing.B) { benchmarkLoadDuration(b, 8760) }
 // BenchmarkLoadDurationThreeYears scales the same to 26,280 points.
 func BenchmarkLoadDurationThreeYears(b *testing.B) { benchmarkLoadDuration(b, 3*8760) }
 
-// BenchmarkMeanNumeric measures the numeric mean of a growing diurnal curve
-// over a year at the default resolution.
+// BenchmarkMeanNumeric measures the trapezoidal mean of a growing diurnal
+// curve over a year at Mean's resolution (what Mean did before Growth had a
+// mean for a periodic base).
 func BenchmarkMeanNumeric(b *testing.B) {
+	c := Growth{Base: Diurnal{Mean: 0.5, Amplitude: 0.3, PeakHour: 14}, RatePerYear: 0.4}
+	h := 8760 * time.Hour
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := numericMean(c, h, int(min(4*int64(defaultSlices(h)), MaxSamples))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMeanGrowthPeriodic measures Mean of the same curve: one period
+// integrated, the rest a sum.
+func BenchmarkMeanGrowthPeriodic(b *testing.B) {
 	c := Growth{Base: Diurnal{Mean: 0.5, Amplitude: 0.3, PeakHour: 14}, RatePerYear: 0.4}
 	b.ReportAllocs()
 	for b.Loop() {

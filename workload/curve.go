@@ -558,11 +558,20 @@ func (g Growth) Period() time.Duration {
 	return 0
 }
 
-// MeanOver returns the exact mean when Base is a Constant; otherwise ok is false.
+// MeanOver returns the exact mean when Base is a Constant, and for a
+// periodic Base over at least one period the mean decomposed period by
+// period (see periodicMean: exact but for the one-period quadrature);
+// otherwise ok is false.
 func (g Growth) MeanOver(horizon time.Duration) (float64, bool) {
-	c, isConst := g.Base.(Constant)
-	if !isConst || horizon <= 0 {
+	if g.Base == nil || horizon <= 0 {
 		return 0, false
+	}
+	if m, ok := g.Base.(Meaner); ok && g.RatePerYear == 0 {
+		return m.MeanOver(horizon) // no growth: the base's own mean
+	}
+	c, isConst := g.Base.(Constant)
+	if !isConst {
+		return g.periodicMean(horizon)
 	}
 	r, y := g.RatePerYear, hours(horizon)/hoursPerYear
 	switch {

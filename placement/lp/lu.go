@@ -6,32 +6,41 @@ import (
 
 // luFactor is a sparse LU factorisation of a simplex basis matrix B (m×m,
 // column q of B is the column of the variable in basis position q), kept up
-// to date across basis changes by a product-form eta file.
+// to date across basis changes by Forrest–Tomlin updates.
 //
 // Factorisation. The pivot sequence k = 0..m-1 pairs a row pivRow[k] with a
 // basis position pivPos[k]. Column singletons come first (an upper-triangular
 // block, no elimination), then row singletons (a lower-triangular block whose
 // L columns are the columns themselves), then the remaining nucleus, factored
-// left-looking (Gilbert–Peierls: a sparse triangular solve per column, its
-// reach found by depth-first search) with threshold partial pivoting: among
-// the rows whose value is at least luThreshold times the largest, the one
-// with the fewest remaining non-zeros (the Markowitz count of a fixed column
-// order) is chosen. Nucleus columns are taken in increasing order of their
-// active non-zeros. No m×m array is ever formed: L and U are stored sparse,
-// memory grows with their non-zeros.
+// by right-looking Markowitz elimination (markowitz.go). No m×m array is ever
+// formed: L and U are stored sparse, memory grows with their non-zeros.
 //
 // In this form B = L·U with L the product of the column etas
-// L_e = I + l_e·e_{p_e}ᵀ (applied as b[i] -= l·b[p]) and U upper triangular
-// in pivot order: U's column of step k holds entries in rows pivoted before
-// k and the diagonal uDiag[k] in row pivRow[k].
+// L_e = I + l_e·e_{p_e}ᵀ (applied as b[i] -= l·b[p]) and U triangular in
+// pivot order: U's column of step k holds entries in rows pivoted before k
+// and the diagonal uDiag[k] in row pivRow[k].
 //
-// Updates. Replacing the column in position r by a column a with
-// α = B⁻¹·a appends the eta (r, α): B_new⁻¹ = E⁻¹·B⁻¹ with E = I+(α−e_r)e_rᵀ.
+// Updates (luupdate.go). Replacing the column in position r by a column a
+// replaces U's column of r by the spike L⁻¹·a (through the row etas so far),
+// moves that pivot to the end of the order and eliminates the old pivot
+// row's entries by a row eta R (b[p] += Σ v_i·b[i]); after k updates
+// B = L·R₁⁻¹⋯R_k⁻¹·U_k. The pivot steps are "slots": the m of the
+// factorisation, then one more per update; a replaced slot is dead and
+// skipped. U is held both by columns (for FTRAN) and by rows (for BTRAN and
+// for the row elimination), and both stay sparse.
 type luFactor struct {
 	m int
 
+	// Slots: pivot row, basis position, diagonal and U column
+	// uIdx/uVal[uStart[k]:uEnd[k]] (row indices of earlier live slots).
 	pivRow, pivPos []int
-	rowStep        []int // row → pivot step
+	uDiag          []float64
+	uStart, uEnd   []int
+	uIdx           []int
+	uVal           []float64
+	dead           []bool
+	rowStep        []int // row → its live slot (-1 while factorising: not pivoted)
+	posStep        []int // basis position → its live slot
 
 	// L etas in step order: eta e pivots on row lPiv[e], entries
 	// lIdx/lVal[lStart[e]:lStart[e+1]].
@@ -41,28 +50,27 @@ type luFactor struct {
 	lVal   []float64
 	lOfRow []int // row → its L eta, or -1
 
-	// U: the off-diagonal entries of step k are uIdx/uVal[uStart[k]:uStart[k+1]]
-	// (row indices), its diagonal uDiag[k].
-	uStart []int
-	uIdx   []int
-	uVal   []float64
-	uDiag  []float64
+	// Row-wise copy of U: row i's off-diagonal entries are the slots and
+	// values urSlot/urVal[urStart[i]:urEnd[i]], with room up to urCap[i].
+	urStart, urEnd, urCap []int
+	urSlot                []int
+	urVal                 []float64
 
-	// Product-form etas of the updates (positions).
-	eStart  []int
-	ePos    []int
-	eIdx    []int
-	eVal    []float64
-	ePivVal []float64
+	// Row etas of the updates: eta e adds Σ eVal·b[eIdx] over
+	// eStart[e]:eStart[e+1] to b[ePiv[e]].
+	ePiv   []int
+	eStart []int
+	eIdx   []int
+	eVal   []float64
 
-	// Row-wise copy of U: step k's entries in later steps
-	// urStep/urVal[urStart[k]:urStart[k+1]]; uStep is the step of each
-	// U entry's row; posStep maps a basis position to its step.
-	uStep   []int
-	urStart []int
-	urStep  []int
-	urVal   []float64
-	posStep []int
+	updates           int // since the factorisation
+	nFactor, nRefused int // for the trace
+	uNZ, uNZ0         int // live U off-diagonals now and after the factorisation
+	saveSpike         bool
+	spike             *svec // L⁻¹·a of the last ftranSpike (row space)
+	zPos, zRow        *svec // workspace of the update; zRow may hold U⁻ᵀ·e_r …
+	zFor              int   // … of the position r of the btranUnit under way (-1: none)
+	zSaved            int   // … for position zSaved (-1: none)
 
 	// Workspace.
 	colCount, rowCount, rowStart, rowPos, rowID []int
@@ -76,29 +84,34 @@ type luFactor struct {
 	visit                                       []int32
 	stamp                                       int32
 	ws                                          *svec
+	kr                                          *kernel // workspace of markowitz
 }
 
 const (
 	luThreshold = 0.1   // threshold partial pivoting
 	luTiny      = 1e-11 // a pivot below this (absolute, scaled) is singular
-	luDrop      = 1e-14 // eta entries below this are dropped
+	luDrop      = 1e-14 // update entries below this are dropped
 	maxUpdates  = 100   // refactorise after this many updates
-	etaGrowth   = 3.0   // or when the eta file holds more than this × nnz(L+U) + m
+	fillGrowth  = 2.0   // or when U and the row etas hold more than this × their size after the factorisation
 )
 
 // column gives the row indices and values of the column of B in position q.
 type columnFunc func(q int) ([]int, []float64)
 
 // numEtas returns the number of updates since the last factorisation.
-func (f *luFactor) numEtas() int { return len(f.ePivVal) }
+func (f *luFactor) numEtas() int { return f.updates }
 
-// needRefactor reports whether the eta file is long enough that a fresh
-// factorisation pays.
+// needRefactor reports whether the updates have made the factors long
+// enough that a fresh factorisation pays.
 func (f *luFactor) needRefactor() bool {
-	if len(f.ePivVal) >= maxUpdates {
+	if f.updates >= maxUpdates {
 		return true
 	}
-	return float64(len(f.eIdx)) > etaGrowth*float64(len(f.lIdx)+len(f.uIdx)+f.m)+1000
+	if float64(f.uNZ+len(f.eIdx)) > fillGrowth*float64(f.uNZ0+len(f.lIdx)+f.m)+1000 {
+		return true
+	}
+	// Storage left behind by replaced columns and moved rows.
+	return len(f.uIdx) > 2*f.uNZ+4*f.m || len(f.urSlot) > 2*f.uNZ+8*f.m
 }
 
 // factor factorises the basis whose columns col(0..m-1) returns. Positions
@@ -107,6 +120,7 @@ func (f *luFactor) needRefactor() bool {
 // the basis with the unit column e_{singRow[k]} in position singPos[k] (the
 // caller puts the logical of that row there).
 func (f *luFactor) factor(m int, col columnFunc) (singPos, singRow []int) {
+	f.nFactor++
 	f.m = m
 	f.pivRow = resizeInts(f.pivRow, 0)
 	f.pivPos = resizeInts(f.pivPos, 0)
@@ -120,7 +134,6 @@ func (f *luFactor) factor(m int, col columnFunc) (singPos, singRow []int) {
 	f.uIdx = resizeInts(f.uIdx, 0)
 	f.uVal = f.uVal[:0]
 	f.uDiag = f.uDiag[:0]
-	f.resetEtas()
 	if cap(f.w) < m {
 		f.w = make([]float64, m)
 	}
@@ -302,11 +315,7 @@ func (f *luFactor) factor(m int, col columnFunc) (singPos, singRow []int) {
 			f.addStep(singRow[k], q, 1)
 		}
 	}
-	f.posStep = resizeInts(f.posStep, m)
-	for k, q := range f.pivPos {
-		f.posStep[q] = k
-	}
-	f.buildTranspose()
+	f.initUpdates()
 	return singPos, singRow
 }
 
@@ -318,261 +327,6 @@ func (f *luFactor) addStep(i, q int, v float64) {
 	f.pivPos = append(f.pivPos, q)
 	f.uDiag = append(f.uDiag, v)
 	f.uStart = append(f.uStart, len(f.uIdx))
-}
-
-func (f *luFactor) resetEtas() {
-	f.eStart = append(resizeInts(f.eStart, 0), 0)
-	f.ePos = resizeInts(f.ePos, 0)
-	f.eIdx = resizeInts(f.eIdx, 0)
-	f.eVal = f.eVal[:0]
-	f.ePivVal = f.ePivVal[:0]
-}
-
-// update records that position r now holds a column whose FTRAN'd image is
-// alpha (by position, dense).
-func (f *luFactor) update(r int, alpha *svec) {
-	f.ePos = append(f.ePos, r)
-	f.ePivVal = append(f.ePivVal, alpha.val[r])
-	for _, i := range alpha.idx[:alpha.n] {
-		if i != r {
-			if v := alpha.val[i]; math.Abs(v) > luDrop {
-				f.eIdx = append(f.eIdx, i)
-				f.eVal = append(f.eVal, v)
-			}
-		}
-	}
-	f.eStart = append(f.eStart, len(f.eIdx))
-}
-
-// hyperDensity is the density of a right-hand side below which the
-// triangular solves with U find their reach by depth-first search instead
-// of a pass over all pivots.
-const hyperDensity = 0.05
-
-// buildTranspose builds the row-wise copy of U (by pivot step) and the step
-// of each U entry, used by the sparse solves.
-func (f *luFactor) buildTranspose() {
-	m := f.m
-	f.uStep = resizeInts(f.uStep, len(f.uIdx))
-	for t, i := range f.uIdx {
-		f.uStep[t] = f.rowStep[i]
-	}
-	f.urStart = resizeInts(f.urStart, m+1)
-	clear(f.urStart)
-	for _, k := range f.uStep {
-		f.urStart[k+1]++
-	}
-	for k := 0; k < m; k++ {
-		f.urStart[k+1] += f.urStart[k]
-	}
-	f.urStep = resizeInts(f.urStep, len(f.uIdx))
-	if cap(f.urVal) < len(f.uIdx) {
-		f.urVal = make([]float64, len(f.uIdx))
-	}
-	f.urVal = f.urVal[:len(f.uIdx)]
-	fill := append(resizeInts(f.fill, 0), f.urStart[:m]...)
-	for l := 0; l < m; l++ {
-		for t := f.uStart[l]; t < f.uStart[l+1]; t++ {
-			k := f.uStep[t]
-			f.urStep[fill[k]] = l
-			f.urVal[fill[k]] = f.uVal[t]
-			fill[k]++
-		}
-	}
-	f.fill = fill
-	if cap(f.visit) < m {
-		f.visit = make([]int32, m)
-	}
-	f.visit = f.visit[:m]
-	clear(f.visit)
-	f.stamp = 0
-	if f.ws == nil || len(f.ws.val) != m {
-		f.ws = newSvec(m)
-	}
-}
-
-// reach returns the pivot steps reachable from the steps in seeds through
-// the graph adj (step k → steps adjStep[adjStart[k]:adjStart[k+1]]), in
-// topological order (a step before every step it reaches).
-func (f *luFactor) reach(seeds []int, adjStart, adjStep []int) []int {
-	f.stamp++
-	if f.stamp == math.MaxInt32 {
-		clear(f.visit)
-		f.stamp = 1
-	}
-	st := f.stamp
-	post := f.post[:0]
-	stack, it := f.stack[:0], f.stackIt[:0]
-	for _, k0 := range seeds {
-		if f.visit[k0] == st {
-			continue
-		}
-		f.visit[k0] = st
-		stack = append(stack, k0)
-		it = append(it, adjStart[k0])
-		for len(stack) > 0 {
-			top := len(stack) - 1
-			k := stack[top]
-			pushed := false
-			for p := it[top]; p < adjStart[k+1]; p++ {
-				c := adjStep[p]
-				if f.visit[c] != st {
-					it[top] = p + 1
-					f.visit[c] = st
-					stack = append(stack, c)
-					it = append(it, adjStart[c])
-					pushed = true
-					break
-				}
-			}
-			if !pushed {
-				stack = stack[:top]
-				it = it[:top]
-				post = append(post, k)
-			}
-		}
-	}
-	f.stack, f.stackIt = stack[:0], it[:0]
-	// Reverse post-order is topological.
-	for i, j := 0, len(post)-1; i < j; i, j = i+1, j-1 {
-		post[i], post[j] = post[j], post[i]
-	}
-	f.post = post
-	return post
-}
-
-// ftran solves B·x = b. On entry v holds b indexed by row; on return it
-// holds x indexed by basis position.
-func (f *luFactor) ftran(v *svec) {
-	*v, *f.ws = *f.ws, *v
-	in, out := f.ws, v // in: row space, consumed; out: position space
-	b := in.val
-	// L etas.
-	for e, p := range f.lPiv {
-		x := b[p]
-		if x == 0 {
-			continue
-		}
-		for k := f.lStart[e]; k < f.lStart[e+1]; k++ {
-			i := f.lIdx[k]
-			in.add(i)
-			b[i] -= f.lVal[k] * x
-		}
-	}
-	// U backward.
-	if float64(in.n) < hyperDensity*float64(f.m) {
-		seeds := f.seeds[:0]
-		for _, i := range in.idx[:in.n] {
-			seeds = append(seeds, f.rowStep[i])
-		}
-		f.seeds = seeds
-		// U column k reaches the steps of its rows.
-		for _, k := range f.reach(seeds, f.uStart, f.uStep) {
-			f.ftranStep(k, b, out)
-		}
-	} else {
-		for k := f.m - 1; k >= 0; k-- {
-			f.ftranStep(k, b, out)
-		}
-	}
-	in.clear()
-	// Product-form etas.
-	o := out.val
-	for e, r := range f.ePos {
-		x := o[r]
-		if x == 0 {
-			continue
-		}
-		x /= f.ePivVal[e]
-		o[r] = x
-		for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
-			i := f.eIdx[k]
-			out.add(i)
-			o[i] -= f.eVal[k] * x
-		}
-	}
-}
-
-func (f *luFactor) ftranStep(k int, b []float64, out *svec) {
-	p := f.pivRow[k]
-	x := b[p]
-	if x == 0 {
-		return
-	}
-	b[p] = 0
-	x /= f.uDiag[k]
-	q := f.pivPos[k]
-	out.add(q)
-	out.val[q] = x
-	for t := f.uStart[k]; t < f.uStart[k+1]; t++ {
-		b[f.uIdx[t]] -= f.uVal[t] * x
-	}
-}
-
-// btran solves Bᵀ·y = c. On entry v holds c indexed by basis position; on
-// return y indexed by row.
-func (f *luFactor) btran(v *svec) {
-	*v, *f.ws = *f.ws, *v
-	in, out := f.ws, v
-	c := in.val
-	for e := len(f.ePos) - 1; e >= 0; e-- {
-		r := f.ePos[e]
-		s := c[r]
-		for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
-			s -= f.eVal[k] * c[f.eIdx[k]]
-		}
-		if s != c[r] {
-			in.add(r)
-			c[r] = s / f.ePivVal[e]
-		} else if s != 0 {
-			c[r] = s / f.ePivVal[e]
-		}
-	}
-	// Uᵀ forward: step k's value feeds the later steps of U's row p_k.
-	if float64(in.n) < hyperDensity*float64(f.m) {
-		seeds := f.seeds[:0]
-		for _, q := range in.idx[:in.n] {
-			seeds = append(seeds, f.posStep[q])
-		}
-		f.seeds = seeds
-		for _, k := range f.reach(seeds, f.urStart, f.urStep) {
-			f.btranStep(k, c, out)
-		}
-	} else {
-		for k := 0; k < f.m; k++ {
-			f.btranStep(k, c, out)
-		}
-	}
-	in.clear()
-	// Lᵀ: the L etas in reverse.
-	o := out.val
-	for e := len(f.lPiv) - 1; e >= 0; e-- {
-		p := f.lPiv[e]
-		s := o[p]
-		for k := f.lStart[e]; k < f.lStart[e+1]; k++ {
-			s -= f.lVal[k] * o[f.lIdx[k]]
-		}
-		if s != o[p] {
-			out.add(p)
-			o[p] = s
-		}
-	}
-}
-
-func (f *luFactor) btranStep(k int, c []float64, out *svec) {
-	q := f.pivPos[k]
-	x := c[q]
-	if x == 0 {
-		return
-	}
-	c[q] = 0
-	x /= f.uDiag[k]
-	p := f.pivRow[k]
-	out.add(p)
-	out.val[p] = x
-	for t := f.urStart[k]; t < f.urStart[k+1]; t++ {
-		c[f.pivPos[f.urStep[t]]] -= f.urVal[t] * x
-	}
 }
 
 // svec is a vector of length m stored densely with the list idx[:n] of the

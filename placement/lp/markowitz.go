@@ -17,7 +17,39 @@ type kernel struct {
 	// a given number of entries.
 	cHead, cNext, cPrev []int
 	rHead, rNext, rPrev []int
-	cIn, rIn            []int // the count a column (row) is filed under, -1 when inactive
+	cIn, rIn            []int     // the count a column (row) is filed under, -1 when inactive
+	cMax                []float64 // largest magnitude of each column, -1 when stale
+	// U entries of each column in the rows already pivoted.
+	uOfRow [][]int
+	uOfVal [][]float64
+	mark   []int
+}
+
+// resetSlices returns s with n empty slices, keeping the storage of those
+// it had.
+func resetSlices[T any](s [][]T, n int) [][]T {
+	if cap(s) < n {
+		s = append(s[:cap(s)], make([][]T, n-cap(s))...)
+	}
+	s = s[:n]
+	for i := range s {
+		s[i] = s[i][:0]
+	}
+	return s
+}
+
+// colMax returns the largest magnitude in column c, cached until the
+// column changes.
+func (kr *kernel) colMax(c int) float64 {
+	if m := kr.cMax[c]; m >= 0 {
+		return m
+	}
+	m := 0.0
+	for _, v := range kr.cVal[c] {
+		m = max(m, math.Abs(v))
+	}
+	kr.cMax[c] = m
+	return m
 }
 
 func (kr *kernel) link(head, next, prev, in []int, x, cnt int) {
@@ -81,10 +113,20 @@ func (f *luFactor) markowitz(nucleus []int, col columnFunc) (singPos []int) {
 			rows = append(rows, i)
 		}
 	}
-	kr := &kernel{
-		cRow: make([][]int, k), cVal: make([][]float64, k), rCol: make([][]int, len(rows)),
-		cHead: make([]int, len(rows)+1), cNext: make([]int, k), cPrev: make([]int, k), cIn: make([]int, k),
-		rHead: make([]int, k+1), rNext: make([]int, len(rows)), rPrev: make([]int, len(rows)), rIn: make([]int, len(rows)),
+	if f.kr == nil {
+		f.kr = &kernel{}
+	}
+	kr := f.kr
+	nr := len(rows)
+	kr.cRow, kr.cVal, kr.rCol = resetSlices(kr.cRow, k), resetSlices(kr.cVal, k), resetSlices(kr.rCol, nr)
+	kr.cHead, kr.cNext, kr.cPrev, kr.cIn = resizeInts(kr.cHead, nr+1), resizeInts(kr.cNext, k), resizeInts(kr.cPrev, k), resizeInts(kr.cIn, k)
+	kr.rHead, kr.rNext, kr.rPrev, kr.rIn = resizeInts(kr.rHead, k+1), resizeInts(kr.rNext, nr), resizeInts(kr.rPrev, nr), resizeInts(kr.rIn, nr)
+	if cap(kr.cMax) < k {
+		kr.cMax = make([]float64, k)
+	}
+	kr.cMax = kr.cMax[:k]
+	for c := range kr.cMax {
+		kr.cMax[c] = -1
 	}
 	for i := range kr.cHead {
 		kr.cHead[i] = -1
@@ -93,8 +135,8 @@ func (f *luFactor) markowitz(nucleus []int, col columnFunc) (singPos []int) {
 		kr.rHead[i] = -1
 	}
 	// U entries of each nucleus column in rows pivoted before the nucleus.
-	uOfRow := make([][]int, k)
-	uOfVal := make([][]float64, k)
+	kr.uOfRow, kr.uOfVal = resetSlices(kr.uOfRow, k), resetSlices(kr.uOfVal, k)
+	uOfRow, uOfVal := kr.uOfRow, kr.uOfVal
 	for c, q := range nucleus {
 		idx, val := col(q)
 		for t, i := range idx {
@@ -122,7 +164,9 @@ func (f *luFactor) markowitz(nucleus []int, col columnFunc) (singPos []int) {
 		v      float64
 	}
 	steps := make([]step, 0, k)
-	mark := make([]int, len(rows)) // row → 1 + index in the scattered column
+	kr.mark = resizeInts(kr.mark, nr)
+	mark := kr.mark // row → 1 + index in the scattered column
+	clear(mark)
 	for {
 		pr, pc, pv := kr.choosePivot()
 		if pc < 0 {
@@ -146,7 +190,7 @@ func (f *luFactor) markowitz(nucleus []int, col columnFunc) (singPos []int) {
 		// U row: the pivot row's other entries; remove the row.
 		prow := kr.rCol[pr]
 		kr.unlink(kr.rHead, kr.rNext, kr.rPrev, kr.rIn, pr)
-		kr.rCol[pr] = nil
+		kr.rCol[pr] = kr.rCol[pr][:0]
 		for _, c := range prow {
 			cr, cv := kr.cRow[c], kr.cVal[c]
 			var a float64
@@ -182,6 +226,7 @@ func (f *luFactor) markowitz(nucleus []int, col columnFunc) (singPos []int) {
 				mark[r] = 0
 			}
 			kr.cRow[c], kr.cVal[c] = cr, cv
+			kr.cMax[c] = -1
 			kr.refileCol(c)
 		}
 		for _, r := range lr {
@@ -189,7 +234,7 @@ func (f *luFactor) markowitz(nucleus []int, col columnFunc) (singPos []int) {
 				kr.refileRow(r)
 			}
 		}
-		kr.cRow[pc], kr.cVal[pc] = nil, nil
+		kr.cRow[pc], kr.cVal[pc] = kr.cRow[pc][:0], kr.cVal[pc][:0]
 		if len(f.lIdx) > lBefore {
 			f.lOfRow[rows[pr]] = len(f.lPiv)
 			f.lPiv = append(f.lPiv, rows[pr])
@@ -225,10 +270,7 @@ func (kr *kernel) choosePivot() (pr, pc int, pv float64) {
 		if cnt < len(kr.cHead) {
 			for c := kr.cHead[cnt]; c >= 0; c = kr.cNext[c] {
 				cr, cv := kr.cRow[c], kr.cVal[c]
-				cmax := 0.0
-				for _, v := range cv {
-					cmax = max(cmax, math.Abs(v))
-				}
+				cmax := kr.colMax(c)
 				if cmax < luTiny {
 					continue
 				}
@@ -250,22 +292,19 @@ func (kr *kernel) choosePivot() (pr, pc int, pv float64) {
 			for r := kr.rHead[cnt]; r >= 0; r = kr.rNext[r] {
 				for _, c := range kr.rCol[r] {
 					cr, cv := kr.cRow[c], kr.cVal[c]
-					cmax, a := 0.0, 0.0
-					for t, v := range cv {
-						cmax = max(cmax, math.Abs(v))
-						if cr[t] == r {
-							a = math.Abs(v)
+					mc := (len(cr) - 1) * (cnt - 1)
+					if mc > best {
+						continue
+					}
+					val := 0.0
+					for t, rr := range cr {
+						if rr == r {
+							val = cv[t]
+							break
 						}
 					}
-					if a >= luThreshold*cmax && a >= luTiny {
-						mc := (len(cr) - 1) * (cnt - 1)
+					if a := math.Abs(val); a >= luThreshold*kr.colMax(c) && a >= luTiny {
 						if mc < best || (mc == best && a > math.Abs(pv)) {
-							var val float64
-							for t, rr := range cr {
-								if rr == r {
-									val = cv[t]
-								}
-							}
 							pr, pc, pv, best = r, c, val, mc
 						}
 					}

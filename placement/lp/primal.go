@@ -27,7 +27,7 @@ func (s *simplex) primalPhase2() outcome {
 		}
 		if q < 0 {
 			if s.lu.numEtas() > 0 && !confirmed {
-				s.factored = false
+				s.invalidate()
 				confirmed = true
 				continue
 			}
@@ -53,7 +53,7 @@ func (s *simplex) primalPhase2() outcome {
 		flip := s.upper[q] - s.lower[q]
 		if math.IsInf(tmax, 1) && math.IsInf(flip, 1) {
 			if s.lu.numEtas() > 0 {
-				s.factored = false
+				s.invalidate()
 				continue
 			}
 			s.rayCol = append(s.rayCol[:0], s.col.val...)
@@ -97,7 +97,7 @@ func (s *simplex) primalPhase2() outcome {
 		s.price()
 		ac, ar := s.col.val[r], s.alpha[q]
 		if math.Abs(ac-ar) > checkTol*max(1, math.Abs(ac)) && s.lu.numEtas() > 0 {
-			s.factored = false
+			s.invalidate()
 			continue
 		}
 		for _, i := range s.col.idx[:s.col.n] {
@@ -119,6 +119,7 @@ func (s *simplex) primalPhase2() outcome {
 		s.pos[q] = r
 		s.state[q] = basic
 		s.pos[lv] = -1
+		s.nbBasisChange(q, lv)
 		if toLower {
 			s.state[lv] = atLower
 		} else {
@@ -126,7 +127,11 @@ func (s *simplex) primalPhase2() outcome {
 		}
 		s.d[lv] = -thetaD
 		s.dse[r] = 1
-		s.lu.update(r, s.col)
+		if s.lu.update(r, s.col) {
+			s.luHead[r] = q
+		} else {
+			s.invalidate()
+		}
 		s.touch(r)
 		s.iters++
 	}

@@ -60,6 +60,11 @@ type simplex struct {
 	arStart, arIndex []int
 	arValue          []float64
 
+	// Row-wise copy of the non-basic structurals (pricing.go).
+	nbStart, nbEnd, nbIndex, nbEnt, nbPos []int
+	nbValue                               []float64
+	nbBasic                               []bool
+
 	cost         []float64 // scaled minimisation costs (0 for logicals)
 	work         []float64 // working costs: cost + perturbation + shifts
 	lower, upper []float64
@@ -72,7 +77,13 @@ type simplex struct {
 	dse   []float64 // dual steepest-edge weights by position
 
 	lu                  luFactor
-	factored            bool
+	factored            bool      // lu factorises the basis head
+	luHead              []int     // the basis (position → variable) that lu factorises
+	luOK                bool      // lu is a sound factorisation of luHead
+	luMark              []bool    // workspace of warmUpdate
+	warmLeave           []int     // …
+	warmEnter           []int     // …
+	warmDse             []float64 // …
 	col, row, tau, fvec *svec
 	alpha               []float64 // pricing row over all variables
 	alphaIdx            []int
@@ -107,6 +118,7 @@ type simplex struct {
 	tolP, tolD float64 // current feasibility tolerances
 	infList    []int   // positions that may be primal infeasible (dual simplex)
 	infIn      []bool
+	nCheck     int
 }
 
 // ratioCand is a breakpoint of the dual ratio test.
@@ -211,7 +223,15 @@ func (s *simplex) boundValue(j int) float64 {
 }
 
 // refactor factorises the basis, repairing a singular one by logicals.
+// When the basis was replaced from outside (setBasis: factored is false
+// but lu is still sound) and differs from the factorised one in a few
+// columns, the factorisation is updated instead (warmUpdate).
 func (s *simplex) refactor() {
+	if !s.factored && s.luOK && s.warmUpdate() {
+		s.factored = true
+		s.syncNonbasic()
+		return
+	}
 	singPos, singRow := s.lu.factor(s.m, func(q int) ([]int, []float64) { return s.column(s.head[q]) })
 	for k, q := range singPos {
 		v := s.head[q]
@@ -225,7 +245,96 @@ func (s *simplex) refactor() {
 		s.dse[q] = 1
 		s.repairs++
 	}
+	s.luHead = append(s.luHead[:0], s.head...)
+	s.luOK = true
 	s.factored = true
+	s.syncNonbasic()
+}
+
+// invalidate asks for a fresh factorisation at the next refactor.
+func (s *simplex) invalidate() {
+	s.factored = false
+	s.luOK = false
+}
+
+// warmChanges is the largest number of basis changes warmUpdate makes by
+// updates rather than by a fresh factorisation.
+func (s *simplex) warmChanges() int { return max(8, s.m/16) }
+
+// warmUpdate brings the factorisation of luHead to the basis head, which
+// may list its variables in other positions, by one update per variable
+// that entered, when there are few. The variables that stayed keep their
+// factorised positions (head, pos and dse are permuted accordingly). It
+// reports false when it does not apply or a pivot is unacceptable; lu is
+// then unsound and the caller factorises afresh.
+func (s *simplex) warmUpdate() bool {
+	if len(s.luHead) != s.m {
+		return false
+	}
+	leave := s.warmLeave[:0]
+	for q, v := range s.luHead {
+		if s.state[v] != basic {
+			leave = append(leave, q)
+		}
+	}
+	s.warmLeave = leave
+	if len(leave) > s.warmChanges() || s.lu.numEtas()+len(leave) >= maxUpdates {
+		return false
+	}
+	if len(s.luMark) != s.nt {
+		s.luMark = make([]bool, s.nt)
+	}
+	for _, v := range s.luHead {
+		s.luMark[v] = true
+	}
+	enter := s.warmEnter[:0]
+	for _, v := range s.head {
+		if !s.luMark[v] {
+			enter = append(enter, v)
+		}
+	}
+	s.warmEnter = enter
+	for _, v := range s.luHead {
+		s.luMark[v] = false
+	}
+	// The entering variables are pivoted in in the order of head, each on
+	// the free leaving position of largest |α|; luHead becomes the new
+	// basis as they go.
+	for _, e := range enter {
+		s.ftranColumn(e)
+		r, best, cmax := -1, 0.0, 0.0
+		for _, i := range s.col.idx[:s.col.n] {
+			cmax = max(cmax, math.Abs(s.col.val[i]))
+		}
+		for t, q := range leave {
+			if q >= 0 {
+				if a := math.Abs(s.col.val[q]); a > best {
+					r, best = t, a
+				}
+			}
+		}
+		ok := r >= 0 && best >= pivotTol*max(1, cmax) && s.lu.update(leave[r], s.col)
+		s.col.clear()
+		if !ok {
+			s.luOK = false
+			return false
+		}
+		s.luHead[leave[r]] = e
+		leave[r] = -1
+	}
+	// Permute the weights with the positions.
+	if len(s.warmDse) != s.m {
+		s.warmDse = make([]float64, s.m)
+	}
+	for q, v := range s.luHead {
+		s.warmDse[q] = s.dse[s.pos[v]]
+	}
+	copy(s.dse, s.warmDse)
+	copy(s.head, s.luHead)
+	for q, v := range s.head {
+		s.pos[v] = q
+	}
+	return true
 }
 
 // computePrimal sets the basic values from the non-basic ones:
@@ -444,10 +553,11 @@ func (s *simplex) btranUnit(r int) {
 	v := s.row
 	v.clear()
 	v.set(r, 1)
-	s.lu.btran(v)
+	s.lu.btranUnit(v, r)
 }
 
-// ftranColumn sets s.col to B⁻¹·a_q (by position).
+// ftranColumn sets s.col to B⁻¹·a_q (by position) and keeps the spike
+// of a_q for the update that brings q into the basis.
 func (s *simplex) ftranColumn(q int) {
 	v := s.col
 	v.clear()
@@ -455,7 +565,7 @@ func (s *simplex) ftranColumn(q int) {
 	for k, i := range idx {
 		v.set(i, val[k])
 	}
-	s.lu.ftran(v)
+	s.lu.ftranSpike(v)
 }
 
 // price computes α_j = ρᵀa_j for the non-basic variables, ρ = s.row,
@@ -479,16 +589,13 @@ func (s *simplex) price() {
 			}
 			s.alpha[lv] += ri
 		}
-		for k := s.arStart[i]; k < s.arStart[i+1]; k++ {
-			j := s.arIndex[k]
-			if s.state[j] == basic {
-				continue
-			}
+		for k := s.nbStart[i]; k < s.nbEnd[i]; k++ {
+			j := s.nbIndex[k]
 			if !s.alphaMark[j] {
 				s.alphaMark[j] = true
 				s.alphaIdx = append(s.alphaIdx, j)
 			}
-			s.alpha[j] += ri * s.arValue[k]
+			s.alpha[j] += ri * s.nbValue[k]
 		}
 	}
 }
@@ -588,11 +695,11 @@ func (s *simplex) dualPhase2() outcome {
 		}
 		r := s.chuzr()
 		if s.trace != nil && s.iters%500 == 0 {
-			s.tracef("  dual %d: objective %.10g, %d listed infeasible, updates %d, L %d U %d, shifts", s.iters, s.workObjective(), len(s.infList), s.lu.numEtas(), len(s.lu.lIdx), len(s.lu.uIdx))
+			s.tracef("  dual %d: objective %.10g, %d listed infeasible, updates %d, L %d U %d, %d factorisations, %d updates refused, %d pivot checks failed", s.iters, s.workObjective(), len(s.infList), s.lu.numEtas(), len(s.lu.lIdx), s.lu.uNZ, s.lu.nFactor, s.lu.nRefused, s.nCheck)
 		}
 		if r < 0 {
 			if s.lu.numEtas() > 0 && !confirmed {
-				s.factored = false
+				s.invalidate()
 				confirmed = true
 				continue
 			}
@@ -611,7 +718,7 @@ func (s *simplex) dualPhase2() outcome {
 		q := s.dualRatio(toLower, delta)
 		if q < 0 {
 			if s.lu.numEtas() > 0 {
-				s.factored = false
+				s.invalidate()
 				continue
 			}
 			s.rayRow = append(s.rayRow[:0], s.row.val...)
@@ -628,8 +735,9 @@ func (s *simplex) dualPhase2() outcome {
 		s.ftranColumn(q)
 		ac, ar := s.col.val[r], s.alpha[q]
 		if math.Abs(ac-ar) > checkTol*max(1, math.Abs(ac)) || math.Abs(ac) < pivotTol {
+			s.nCheck++
 			if s.lu.numEtas() > 0 {
-				s.factored = false
+				s.invalidate()
 				continue
 			}
 		}
@@ -684,13 +792,18 @@ func (s *simplex) dualPhase2() outcome {
 		s.pos[q] = r
 		s.state[q] = basic
 		s.pos[lv] = -1
+		s.nbBasisChange(q, lv)
 		if toLower {
 			s.state[lv] = atLower
 		} else {
 			s.state[lv] = atUpper
 		}
 		s.d[lv] = -sign * thetaD
-		s.lu.update(r, s.col)
+		if s.lu.update(r, s.col) {
+			s.luHead[r] = q
+		} else {
+			s.invalidate()
+		}
 		s.touch(r)
 		s.iters++
 	}

@@ -1,0 +1,495 @@
+package lp
+
+import "math"
+
+// This file holds the solves with the factors of luFactor and its
+// Forrest–Tomlin update.
+
+// hyperDensity is the density of a right-hand side below which the
+// triangular solves with U find their reach by depth-first search instead
+// of a pass over all pivots.
+const hyperDensity = 0.05
+
+// ftCheck is the relative disagreement between the new diagonal of an
+// update and the one implied by the pivot (α_r·u_old) above which the
+// update is refused and the caller refactorises.
+const ftCheck = 1e-8
+
+// initUpdates turns the factorisation's steps into slots and builds the
+// row-wise copy of U; the update structures start empty.
+func (f *luFactor) initUpdates() {
+	m := f.m
+	f.uEnd = append(resizeInts(f.uEnd, 0), f.uStart[1:m+1]...)
+	f.uStart = f.uStart[:m]
+	if cap(f.dead) < m {
+		f.dead = make([]bool, m)
+	}
+	f.dead = f.dead[:m]
+	clear(f.dead)
+	f.posStep = resizeInts(f.posStep, m)
+	for k, q := range f.pivPos {
+		f.posStep[q] = k
+	}
+	f.uNZ = len(f.uIdx)
+	f.uNZ0 = f.uNZ
+	f.updates = 0
+	f.ePiv = resizeInts(f.ePiv, 0)
+	f.eStart = append(resizeInts(f.eStart, 0), 0)
+	f.eIdx = resizeInts(f.eIdx, 0)
+	f.eVal = f.eVal[:0]
+
+	// Row-wise copy, with a little room in each row for updates.
+	f.urStart = resizeInts(f.urStart, m)
+	f.urEnd = resizeInts(f.urEnd, m)
+	f.urCap = resizeInts(f.urCap, m)
+	cnt := f.urEnd
+	clear(cnt)
+	for _, i := range f.uIdx {
+		cnt[i]++
+	}
+	total := 0
+	for i := range m {
+		f.urStart[i] = total
+		total += cnt[i] + cnt[i]/4 + 2
+		f.urCap[i] = total
+		f.urEnd[i] = f.urStart[i]
+	}
+	f.urSlot = resizeInts(f.urSlot, total)
+	if cap(f.urVal) < total {
+		f.urVal = make([]float64, total)
+	}
+	f.urVal = f.urVal[:total]
+	for k := range m {
+		for t := f.uStart[k]; t < f.uEnd[k]; t++ {
+			i := f.uIdx[t]
+			f.urSlot[f.urEnd[i]] = k
+			f.urVal[f.urEnd[i]] = f.uVal[t]
+			f.urEnd[i]++
+		}
+	}
+
+	if cap(f.visit) < m {
+		f.visit = make([]int32, m)
+	}
+	f.visit = f.visit[:m]
+	clear(f.visit)
+	f.stamp = 0
+	if f.ws == nil || len(f.ws.val) != m {
+		f.ws = newSvec(m)
+		f.spike = newSvec(m)
+		f.zPos = newSvec(m)
+		f.zRow = newSvec(m)
+	}
+	f.spike.clear()
+	f.saveSpike = false
+	f.zFor, f.zSaved = -1, -1
+}
+
+// numSlots returns the number of slots, live and dead.
+func (f *luFactor) numSlots() int { return len(f.pivRow) }
+
+// nextStamp starts a new depth-first search over the slots.
+func (f *luFactor) nextStamp() int32 {
+	f.stamp++
+	if f.stamp == math.MaxInt32 {
+		clear(f.visit)
+		f.stamp = 1
+	}
+	return f.stamp
+}
+
+// reachCol returns the slots reachable from the slots in seeds through U's
+// columns (slot k → the slots of the rows of its column), in topological
+// order (a slot before every slot it reaches): the order of the backward
+// solve with U.
+func (f *luFactor) reachCol(seeds []int) []int {
+	st := f.nextStamp()
+	post := f.post[:0]
+	stack, it := f.stack[:0], f.stackIt[:0]
+	for _, k0 := range seeds {
+		if f.visit[k0] == st {
+			continue
+		}
+		f.visit[k0] = st
+		stack = append(stack, k0)
+		it = append(it, f.uStart[k0])
+		for len(stack) > 0 {
+			top := len(stack) - 1
+			k := stack[top]
+			pushed := false
+			for p := it[top]; p < f.uEnd[k]; p++ {
+				c := f.rowStep[f.uIdx[p]]
+				if f.visit[c] != st {
+					it[top] = p + 1
+					f.visit[c] = st
+					stack = append(stack, c)
+					it = append(it, f.uStart[c])
+					pushed = true
+					break
+				}
+			}
+			if !pushed {
+				stack = stack[:top]
+				it = it[:top]
+				post = append(post, k)
+			}
+		}
+	}
+	f.stack, f.stackIt = stack[:0], it[:0]
+	reverseInts(post)
+	f.post = post
+	return post
+}
+
+// reachRow is reachCol through U's rows (slot k → the slots of the entries
+// of row pivRow[k]): the order of the forward solve with Uᵀ.
+func (f *luFactor) reachRow(seeds []int) []int {
+	st := f.nextStamp()
+	post := f.post[:0]
+	stack, it := f.stack[:0], f.stackIt[:0]
+	for _, k0 := range seeds {
+		if f.visit[k0] == st {
+			continue
+		}
+		f.visit[k0] = st
+		stack = append(stack, k0)
+		it = append(it, f.urStart[f.pivRow[k0]])
+		for len(stack) > 0 {
+			top := len(stack) - 1
+			k := stack[top]
+			pushed := false
+			end := f.urEnd[f.pivRow[k]]
+			for p := it[top]; p < end; p++ {
+				c := f.urSlot[p]
+				if f.visit[c] != st {
+					it[top] = p + 1
+					f.visit[c] = st
+					stack = append(stack, c)
+					it = append(it, f.urStart[f.pivRow[c]])
+					pushed = true
+					break
+				}
+			}
+			if !pushed {
+				stack = stack[:top]
+				it = it[:top]
+				post = append(post, k)
+			}
+		}
+	}
+	f.stack, f.stackIt = stack[:0], it[:0]
+	reverseInts(post)
+	f.post = post
+	return post
+}
+
+func reverseInts(s []int) {
+	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
+		s[i], s[j] = s[j], s[i]
+	}
+}
+
+// ftranSpike is ftran that also keeps L⁻¹·b (through the row etas) for the
+// next update: b must be the column entering the basis.
+func (f *luFactor) ftranSpike(v *svec) {
+	f.saveSpike = true
+	f.ftran(v)
+	f.saveSpike = false
+}
+
+// ftran solves B·x = b. On entry v holds b indexed by row; on return it
+// holds x indexed by basis position.
+func (f *luFactor) ftran(v *svec) {
+	*v, *f.ws = *f.ws, *v
+	in, out := f.ws, v // in: row space, consumed; out: position space
+	b := in.val
+	// L etas.
+	for e, p := range f.lPiv {
+		x := b[p]
+		if x == 0 {
+			continue
+		}
+		for k := f.lStart[e]; k < f.lStart[e+1]; k++ {
+			i := f.lIdx[k]
+			in.add(i)
+			b[i] -= f.lVal[k] * x
+		}
+	}
+	// Row etas of the updates.
+	for e, p := range f.ePiv {
+		s := b[p]
+		for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
+			s += f.eVal[k] * b[f.eIdx[k]]
+		}
+		if s != b[p] {
+			in.add(p)
+			b[p] = s
+		}
+	}
+	if f.saveSpike {
+		sp := f.spike
+		sp.clear()
+		for _, i := range in.idx[:in.n] {
+			if b[i] != 0 {
+				sp.set(i, b[i])
+			}
+		}
+	}
+	// U backward.
+	if float64(in.n) < hyperDensity*float64(f.m) {
+		seeds := f.seeds[:0]
+		for _, i := range in.idx[:in.n] {
+			seeds = append(seeds, f.rowStep[i])
+		}
+		f.seeds = seeds
+		for _, k := range f.reachCol(seeds) {
+			f.ftranStep(k, b, out)
+		}
+	} else {
+		for k := f.numSlots() - 1; k >= 0; k-- {
+			if !f.dead[k] {
+				f.ftranStep(k, b, out)
+			}
+		}
+	}
+	in.clear()
+}
+
+func (f *luFactor) ftranStep(k int, b []float64, out *svec) {
+	p := f.pivRow[k]
+	x := b[p]
+	if x == 0 {
+		return
+	}
+	b[p] = 0
+	x /= f.uDiag[k]
+	q := f.pivPos[k]
+	out.add(q)
+	out.val[q] = x
+	for t := f.uStart[k]; t < f.uEnd[k]; t++ {
+		b[f.uIdx[t]] -= f.uVal[t] * x
+	}
+}
+
+// btran solves Bᵀ·y = c. On entry v holds c indexed by basis position; on
+// return y indexed by row.
+func (f *luFactor) btran(v *svec) {
+	*v, *f.ws = *f.ws, *v
+	in, out := f.ws, v
+	f.btranU(in, out)
+	o := out.val
+	if f.zFor >= 0 {
+		// Keep U⁻ᵀ·e_r for the update of position r.
+		z := f.zRow
+		z.clear()
+		for _, i := range out.idx[:out.n] {
+			if o[i] != 0 {
+				z.set(i, o[i])
+			}
+		}
+		f.zSaved, f.zFor = f.zFor, -1
+	}
+	// Row etas, transposed, in reverse.
+	for e := len(f.ePiv) - 1; e >= 0; e-- {
+		x := o[f.ePiv[e]]
+		if x == 0 {
+			continue
+		}
+		for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
+			i := f.eIdx[k]
+			out.add(i)
+			o[i] += f.eVal[k] * x
+		}
+	}
+	// Lᵀ: the L etas in reverse.
+	for e := len(f.lPiv) - 1; e >= 0; e-- {
+		p := f.lPiv[e]
+		s := o[p]
+		for k := f.lStart[e]; k < f.lStart[e+1]; k++ {
+			s -= f.lVal[k] * o[f.lIdx[k]]
+		}
+		if s != o[p] {
+			out.add(p)
+			o[p] = s
+		}
+	}
+}
+
+// btranUnit is btran of the unit vector of position r (v must hold it),
+// keeping the first stage, U⁻ᵀ·e_r, for an update of position r before any
+// other update.
+func (f *luFactor) btranUnit(v *svec, r int) {
+	f.zFor = r
+	f.btran(v)
+}
+
+// btranU solves Uᵀ·z = c: in holds c by position (consumed, cleared), out
+// receives z by row (it must be clear).
+func (f *luFactor) btranU(in, out *svec) {
+	c := in.val
+	if float64(in.n) < hyperDensity*float64(f.m) {
+		seeds := f.seeds[:0]
+		for _, q := range in.idx[:in.n] {
+			seeds = append(seeds, f.posStep[q])
+		}
+		f.seeds = seeds
+		for _, k := range f.reachRow(seeds) {
+			f.btranStep(k, c, out)
+		}
+	} else {
+		for k := range f.numSlots() {
+			if !f.dead[k] {
+				f.btranStep(k, c, out)
+			}
+		}
+	}
+	in.clear()
+}
+
+func (f *luFactor) btranStep(k int, c []float64, out *svec) {
+	q := f.pivPos[k]
+	x := c[q]
+	if x == 0 {
+		return
+	}
+	c[q] = 0
+	x /= f.uDiag[k]
+	p := f.pivRow[k]
+	out.add(p)
+	out.val[p] = x
+	for t := f.urStart[p]; t < f.urEnd[p]; t++ {
+		c[f.pivPos[f.urSlot[t]]] -= f.urVal[t] * x
+	}
+}
+
+// update replaces the column in basis position r by the column of the last
+// ftranSpike, whose FTRAN'd image alpha (by position) it is given. It
+// reports false, leaving the factors unusable until the next factor, when
+// the new pivot disagrees with α_r or is too small.
+func (f *luFactor) update(r int, alpha *svec) bool {
+	t := f.posStep[r]
+	p := f.pivRow[t]
+	dt := f.uDiag[t]
+
+	// z = U⁻ᵀ·e_r: the old pivot row's entries in later slots are
+	// eliminated by row p += dt·Σ z_i·(row i).
+	z := f.zRow
+	if f.zSaved != r {
+		z.clear()
+		f.zPos.set(r, 1)
+		f.btranU(f.zPos, z)
+	}
+	f.zSaved = -1
+
+	sp := f.spike
+	newDiag := sp.val[p]
+	for _, i := range z.idx[:z.n] {
+		if i != p && z.val[i] != 0 {
+			newDiag += dt * z.val[i] * sp.val[i]
+		}
+	}
+	ar := alpha.val[r]
+	want := ar * dt
+	if math.Abs(newDiag-want) > ftCheck*max(1, math.Abs(want)) || math.Abs(newDiag) < luTiny {
+		z.clear()
+		sp.clear()
+		f.nRefused++
+		return false
+	}
+
+	// The row eta.
+	for _, i := range z.idx[:z.n] {
+		if i != p {
+			if v := dt * z.val[i]; math.Abs(v) > luDrop {
+				f.eIdx = append(f.eIdx, i)
+				f.eVal = append(f.eVal, v)
+			}
+		}
+	}
+	z.clear()
+	if len(f.eIdx) > f.eStart[len(f.eStart)-1] {
+		f.ePiv = append(f.ePiv, p)
+		f.eStart = append(f.eStart, len(f.eIdx))
+	}
+
+	// Row p leaves U (its entries are in later slots' columns) …
+	for a := f.urStart[p]; a < f.urEnd[p]; a++ {
+		f.removeFromCol(f.urSlot[a], p)
+	}
+	f.urEnd[p] = f.urStart[p]
+	// … and so does column t (its entries are in earlier slots' rows).
+	for a := f.uStart[t]; a < f.uEnd[t]; a++ {
+		f.removeFromRow(f.uIdx[a], t)
+	}
+	f.uNZ -= f.uEnd[t] - f.uStart[t]
+	f.uEnd[t] = f.uStart[t]
+	f.dead[t] = true
+
+	// The spike becomes the last slot.
+	k := len(f.pivRow)
+	f.pivRow = append(f.pivRow, p)
+	f.pivPos = append(f.pivPos, r)
+	f.uDiag = append(f.uDiag, newDiag)
+	f.dead = append(f.dead, false)
+	f.uStart = append(f.uStart, len(f.uIdx))
+	for _, i := range sp.idx[:sp.n] {
+		if v := sp.val[i]; i != p && math.Abs(v) > luDrop {
+			f.uIdx = append(f.uIdx, i)
+			f.uVal = append(f.uVal, v)
+			f.appendToRow(i, k, v)
+		}
+	}
+	f.uEnd = append(f.uEnd, len(f.uIdx))
+	f.uNZ += f.uEnd[k] - f.uStart[k]
+	f.rowStep[p] = k
+	f.posStep[r] = k
+	f.visit = append(f.visit, 0)
+	sp.clear()
+	f.updates++
+	return true
+}
+
+// removeFromCol deletes the entry of row i from the U column of slot k.
+func (f *luFactor) removeFromCol(k, i int) {
+	for a := f.uStart[k]; a < f.uEnd[k]; a++ {
+		if f.uIdx[a] == i {
+			last := f.uEnd[k] - 1
+			f.uIdx[a], f.uVal[a] = f.uIdx[last], f.uVal[last]
+			f.uEnd[k] = last
+			f.uNZ--
+			return
+		}
+	}
+}
+
+// removeFromRow deletes the entry of slot k from the row-wise copy of row i.
+func (f *luFactor) removeFromRow(i, k int) {
+	for a := f.urStart[i]; a < f.urEnd[i]; a++ {
+		if f.urSlot[a] == k {
+			last := f.urEnd[i] - 1
+			f.urSlot[a], f.urVal[a] = f.urSlot[last], f.urVal[last]
+			f.urEnd[i] = last
+			return
+		}
+	}
+}
+
+// appendToRow adds the entry (slot k, v) to the row-wise copy of row i,
+// moving the row to the end of the storage when it is full.
+func (f *luFactor) appendToRow(i, k int, v float64) {
+	if f.urEnd[i] == f.urCap[i] {
+		n := f.urEnd[i] - f.urStart[i]
+		start := len(f.urSlot)
+		f.urSlot = append(f.urSlot, f.urSlot[f.urStart[i]:f.urEnd[i]]...)
+		f.urVal = append(f.urVal, f.urVal[f.urStart[i]:f.urEnd[i]]...)
+		room := n + 4
+		for range room {
+			f.urSlot = append(f.urSlot, 0)
+			f.urVal = append(f.urVal, 0)
+		}
+		f.urStart[i], f.urEnd[i], f.urCap[i] = start, start+n, start+2*n+4
+	}
+	f.urSlot[f.urEnd[i]] = k
+	f.urVal[f.urEnd[i]] = v
+	f.urEnd[i]++
+}

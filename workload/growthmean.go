@@ -1,0 +1,123 @@
+package workload
+
+import (
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/integrate"
+)
+
+// minPeriodSamples is the least number of samples per period of the
+// one-period integrals of a growing periodic curve.
+const minPeriodSamples = 1 << 12
+
+// periodicMean returns the mean over [0, horizon] of a growth of a periodic
+// base (period P, horizon ≥ P): the factor of period k is the factor of
+// period 0 shifted by k·P, so the integral over n whole periods is a sum of
+// one-period integrals — geometric for compound growth, arithmetic for
+// linear growth — and the remainder is one more partial-period integral.
+// The one-period integrals use the trapezoidal rule of numericMean at a
+// step no coarser than its own (at least minPeriodSamples per period). ok is
+// false when no such decomposition applies or a sample is not a valid
+// demand (Mean then reports it).
+func (g Growth) periodicMean(horizon time.Duration) (float64, bool) {
+	per := g.Base.Period()
+	r := g.RatePerYear
+	if per <= 0 || r == 0 || r <= -1 || math.IsNaN(r) || math.IsInf(r, 0) {
+		return 0, false
+	}
+	end := horizon // where a linear decline reaches 0 and stays there
+	a := r / hoursPerYear
+	if !g.Compound && r < 0 {
+		if z := -1 / a; z < hours(horizon) {
+			end = time.Duration(z * float64(time.Hour))
+		}
+	}
+	if end < per {
+		return 0, false
+	}
+	n, rem := end/per, end%per
+	ns := int(min(max(4*int64(defaultSlices(per)), minPeriodSamples), MaxSamples, int64(per)))
+	p := hours(per)
+	nf := float64(n)
+	var total float64
+	if g.Compound {
+		l := math.Log1p(r) / hoursPerYear
+		w := func(s float64) float64 { return math.Exp(l * s) }
+		full, ok := weightedIntegral(g.Base, per, ns, w)
+		if !ok {
+			return 0, false
+		}
+		total = full * math.Expm1(l*nf*p) / math.Expm1(l*p)
+		if rem > 0 {
+			part, ok := weightedIntegral(g.Base, rem, remSamples(ns, rem, per), w)
+			if !ok {
+				return 0, false
+			}
+			total += math.Exp(l*nf*p) * part
+		}
+	} else {
+		one := func(float64) float64 { return 1 }
+		lin := func(s float64) float64 { return s }
+		i0, ok0 := weightedIntegral(g.Base, per, ns, one)
+		i1, ok1 := weightedIntegral(g.Base, per, ns, lin)
+		if !ok0 || !ok1 {
+			return 0, false
+		}
+		// Σₖ ∫₀ᴾ b(s)(1 + a(kP + s)) ds over k < n.
+		total = nf*i0 + a*(p*i0*nf*(nf-1)/2+nf*i1)
+		if rem > 0 {
+			m := remSamples(ns, rem, per)
+			r0, ok0 := weightedIntegral(g.Base, rem, m, one)
+			r1, ok1 := weightedIntegral(g.Base, rem, m, lin)
+			if !ok0 || !ok1 {
+				return 0, false
+			}
+			total += (1+a*nf*p)*r0 + a*r1
+		}
+	}
+	v := total / hours(horizon)
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return 0, false
+	}
+	return v, true
+}
+
+// remSamples is the number of samples of a remainder rem of a period per
+// sampled with ns samples: the same step, at least one sample.
+func remSamples(ns int, rem, per time.Duration) int {
+	return int(min(max(int64(math.Ceil(float64(ns)*float64(rem)/float64(per))), 1), int64(rem)))
+}
+
+// weightedIntegral returns ∫₀ˡ c(s)·w(s) ds (s in hours) by the trapezoidal
+// rule through 0, the midpoints of n equal slices and l (evaluated 1 ns
+// before it, the left limit), as numericMean samples; ok is false when a
+// sample of c is not a valid demand.
+func weightedIntegral(c Curve, l time.Duration, n int, w func(s float64) float64) (float64, bool) {
+	x := make([]float64, 0, n+2)
+	f := make([]float64, 0, n+2)
+	add := func(t time.Duration, at float64) bool {
+		v := c.At(t)
+		if checkDemand(v, t) != nil {
+			return false
+		}
+		x, f = append(x, at), append(f, v*w(at))
+		return true
+	}
+	if !add(0, 0) {
+		return 0, false
+	}
+	start := time.Duration(0)
+	for i := range n {
+		end := sliceStart(l, i+1, n)
+		t := start + (end-start)/2
+		if !add(t, hours(t)) {
+			return 0, false
+		}
+		start = end
+	}
+	if !add(l-1, hours(l)) { // left limit at l, weighted at l
+		return 0, false
+	}
+	return integrate.Trapezoidal(x, f), true
+}
