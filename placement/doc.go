@@ -203,7 +203,9 @@
 //
 // Pay-as-you-go use is divisible by GPU (workloads may share a rented
 // node); tco bills a lone service whole nodes per slice, so the two agree
-// exactly when each slice needs whole nodes. A service needs its GPUs on
+// exactly when each slice needs whole nodes. A rate per busy node-hour (an
+// owned server's energy above idle) applies to a service's use as it is:
+// every GPU of its demand is busy. A service needs its GPUs on
 // any GPU model (tco's convention); a job's work runs at its speed factor.
 // Divisible jobs (checkpointed or stateless) may run narrower than their
 // gang and on several offers at once. Finite jobs that tolerate no

@@ -50,7 +50,7 @@ func ExampleSolve() {
 	// own-8xh100    base  nodes 7, peak 56.0 GPUs
 	// cloud-8xh100  burst nodes 0, peak 4.8 GPUs
 	// status: optimal
-	// total: 752389.03
+	// total: 755915.71
 }
 
 // A portfolio with a compliance-bound workload: the EU service may run only

@@ -157,6 +157,9 @@ func prepare(p *Problem) (*instance, error) {
 				continue
 			}
 			terms = perUse(terms, s.horizon) // a short commitment is billed per use
+			if wd.service {
+				terms = busyPerUse(terms, o, s.horizon)
+			}
 			if in.s.overTime {
 				terms = bridgedDelay(terms, w, o.LeadTime())
 			}

@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"slices"
 	"time"
 
 	"github.com/gputco/gputco/provider"
@@ -73,4 +74,43 @@ func heldHours(increment, minimum, horizon time.Duration) float64 {
 		billed = n * increment
 	}
 	return max(billed, minimum).Hours()
+}
+
+// busyPerUse returns a service's terms on o with each rate per busy
+// node-hour (an owned server's energy above idle) at the rate itself per
+// node-hour of use. tco spreads such a rate over the whole nodes a lone
+// service holds in each slice (busy node-hours per node-hour held, below 1
+// when demand is a fraction of a node, and varying with the curve's
+// shape); in the plan a service's use is its demand in GPUs, every one of
+// them busy, so the rate applies as it is. The two agree when each slice
+// needs whole nodes. Terms without such a rate are returned unchanged.
+func busyPerUse(t tco.Terms, o provider.Offer, horizon time.Duration) tco.Terms {
+	lin, ok := provider.As[provider.Linear](o.Pricing)
+	if !ok {
+		return t
+	}
+	rates, err := lin.Rates(horizon)
+	if err != nil {
+		return t
+	}
+	var lines []tco.TermLine
+	for _, r := range rates {
+		if r.Basis != provider.PerBusyNodeHour {
+			continue
+		}
+		for i, l := range t.Lines {
+			if l.Kind != tco.Variable || l.Category != r.Category || l.Label != r.Label || l.Amount.Equal(r.Amount) {
+				continue
+			}
+			if lines == nil {
+				lines = slices.Clone(t.Lines)
+			}
+			t.VariablePerNodeHour = t.VariablePerNodeHour.Sub(l.Amount).Add(r.Amount)
+			lines[i].Amount = r.Amount
+		}
+	}
+	if lines != nil {
+		t.Lines = lines
+	}
+	return t
 }
