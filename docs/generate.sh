@@ -13,4 +13,6 @@ for name in rentorbuy spot hybrid compliance customprovider catalog; do
 	go run "./examples/$name" -out docs/img >"docs/output/$name.txt" 2>/dev/null
 	echo "docs/output/$name.txt"
 done
+go run ./examples/hybrid -years 3 >docs/output/hybrid-3y.txt 2>/dev/null
+echo docs/output/hybrid-3y.txt
 ls docs/img/*.png
