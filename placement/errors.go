@@ -74,10 +74,13 @@ func (e *UnplacedError) Error() string {
 	fmt.Fprintf(&b, "placement: workload %q: every offer (%d) excluded:", e.Workload, len(e.Excluded))
 	for i, x := range e.Excluded {
 		if i == 3 {
-			fmt.Fprintf(&b, " … and %d more", len(e.Excluded)-3)
+			fmt.Fprintf(&b, "; … and %d more", len(e.Excluded)-3)
 			break
 		}
-		fmt.Fprintf(&b, " %v;", x.Err)
+		if i > 0 {
+			b.WriteString(";")
+		}
+		fmt.Fprintf(&b, " %v", x.Err)
 	}
 	return b.String()
 }
