@@ -34,7 +34,8 @@ func turnsProblem(n int, due time.Duration) placement.Problem {
 // cannot fit by their deadline are in Plan.Unplaced with ErrStock and the
 // rest are planned. Three due by day 100 start at days 0, 30.4 and 60.8;
 // a fourth would finish at day 101.25, so one of four is left out; of two
-// due by day 15 only one fits.
+// due by day 15 only one fits, and of a 10-day and a 12-day one the plan
+// of least cost keeps the shorter.
 func TestGangsTakeTurns(t *testing.T) {
 	for _, c := range []struct {
 		n, placed int
@@ -57,6 +58,17 @@ func TestGangsTakeTurns(t *testing.T) {
 			t.Errorf("%d gangs due %v: total %s (%v), want %s", c.n, c.due, plan.Total, plan.Status, want)
 		}
 		checkTurns(t, p, plan)
+	}
+	// Of two ways to leave one gang out, the plan of least cost: the
+	// 12-day run (115 200) goes, the 10-day one (96 000) stays.
+	p := turnsProblem(1, 15*day)
+	p.Workloads = append([]workload.Workload{pretrain("long", 64, 12, 15*day)}, p.Workloads...)
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Unplaced) != 1 || plan.Unplaced[0].Workload != "long" || !plan.Total.Equal(dec("96000")) {
+		t.Errorf("unplaced %v, total %s; want long unplaced and 96000", plan.Unplaced, plan.Total)
 	}
 }
 
