@@ -217,6 +217,7 @@ func prepare(p *Problem) (*instance, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	in.pruneGangRuns() // gang.go
 	return in, nil
 }
 
