@@ -37,7 +37,22 @@ func (d *demand) index() {
 		}
 		return pk[i] > -1
 	}
+	nRises, nLevels := 0, 0
+	for i := range n {
+		if rises(i) {
+			nRises++
+		}
+	}
+	for r, i := range order {
+		if r == 0 || pk[i] != pk[order[r-1]] {
+			nLevels++
+		}
+	}
 	d.peaks = make([]float64, n)
+	d.levels = make([]float64, 0, nLevels)
+	if nRises > 0 {
+		d.riseFrom, d.riseTo = make([]float64, 0, nRises), make([]float64, 0, nRises)
+	}
 	levelOf := make([]int32, n)
 	if !d.circular && rises(0) {
 		d.riseFrom = append(d.riseFrom, -1)

@@ -188,7 +188,7 @@ func sampleRange(c Curve, from, length time.Duration, n int) ([]float64, error) 
 }
 
 // samplerBatch is the number of samples a sampler evaluates at once.
-const samplerBatch = 4096
+const samplerBatch = 512
 
 // sampleTime returns the midpoint of slice k of n equal slices of
 // [from, from+length), as sampleEach computes it.
@@ -350,6 +350,17 @@ func (s Slice) Hours() float64 { return hours(s.Length) }
 // pass its Period (a week for Weekly) so that the slices represent every
 // repetition.
 func Discretize(c Curve, period time.Duration, n int) ([]Slice, error) {
+	return DiscretizeFrom(c, 0, period, n)
+}
+
+// DiscretizeFrom is Discretize of c read from offset on: the slices of
+// [offset, offset+period) of c, each Start measured from offset — those of
+// the curve t ↦ c.At(offset + t), read as Shift{c, offset} reads it. It
+// validates c itself (a shift adds no curve to its tree), so any valid
+// curve may be read from any offset; where offset + t is beyond the range
+// of time.Duration an aperiodic curve gives NaN and an error. With offset
+// 0 it is Discretize.
+func DiscretizeFrom(c Curve, offset, period time.Duration, n int) ([]Slice, error) {
 	if n < 1 || n > MaxSamples {
 		return nil, fieldErr("slices", n, ErrOutOfRange, fmt.Sprintf("must be in [1, %d]", MaxSamples))
 	}
@@ -360,6 +371,9 @@ func Discretize(c Curve, period time.Duration, n int) ([]Slice, error) {
 		return nil, fieldErr("slices", n, ErrOutOfRange, "more slices than nanoseconds in the period")
 	}
 	sub := max(1, min(defaultSlices(period)/n, MaxSamples/n))
+	if offset != 0 {
+		c = Shift{Curve: c, Offset: offset}
+	}
 	if out, ok := discretize(c, period, n, sub); ok {
 		return out, nil
 	}

@@ -143,6 +143,40 @@ func propDiscretize(t *rapid.T) {
 	}
 }
 
+// readFrom is a curve read from an offset on, as a caller outside the
+// package writes it: At(t) = c.At(offset + t), Period c's.
+type readFrom struct {
+	c      Curve
+	offset time.Duration
+}
+
+func (r readFrom) At(t time.Duration) float64 { return r.c.At(r.offset + t) }
+func (r readFrom) Period() time.Duration      { return r.c.Period() }
+
+// propDiscretizeFrom: DiscretizeFrom is Discretize of the curve read from
+// the offset on, bit for bit, wherever offset + t stays within range.
+func propDiscretizeFrom(t *rapid.T) {
+	c := genSampled(2).Draw(t, "curve")
+	period := drawPeriod(t)
+	n := rapid.IntRange(1, int(min(period, 3000))).Draw(t, "n")
+	offset := time.Duration(rapid.Int64Range(-1e17, 1e17).Draw(t, "offset"))
+	if prepare(c, period) != nil {
+		return
+	}
+	got, gerr := DiscretizeFrom(c, offset, period, n)
+	want, werr := Discretize(readFrom{c, offset}, period, n)
+	if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
+		t.Fatalf("error %v, want %v", gerr, werr)
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if g.Start != w.Start || g.Length != w.Length ||
+			math.Float64bits(g.Demand) != math.Float64bits(w.Demand) || math.Float64bits(g.Peak) != math.Float64bits(w.Peak) {
+			t.Fatalf("slice %d: %+v, want %+v", i, g, w)
+		}
+	}
+}
+
 // propExactPeriod: a curve the sampler takes as repeating with period p
 // gives the same value, bit for bit, p, 2p… later or earlier.
 func propExactPeriod(t *rapid.T) {
@@ -210,6 +244,8 @@ func propLdexp(t *rapid.T) {
 
 func TestSampleRangeIsAt(t *testing.T)   { rapid.Check(t, propSampleRange) }
 func TestDiscretizeIsEach(t *testing.T)  { rapid.Check(t, propDiscretize) }
+func TestDiscretizeFrom(t *testing.T)    { rapid.Check(t, propDiscretizeFrom) }
+func FuzzDiscretizeFrom(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(propDiscretizeFrom)) }
 func TestExactPeriod(t *testing.T)       { rapid.Check(t, propExactPeriod) }
 func TestFixedPowIsMathPow(t *testing.T) { rapid.Check(t, propFixedPow) }
 
