@@ -271,9 +271,19 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	}
 	// A first plan: the relaxation's integers rounded up, the rest
 	// re-optimised; enough when it is within the gap.
-	x, inc, err := st.roundAndFix(ctx, &relax, p, r, pm.runGroups())
+	x, inc, err := st.roundAndFix(ctx, pm, &relax, p, r, pm.runGroups())
 	if err != nil && x == nil {
 		return nil, err
+	}
+	if relGap(inc, bound) > in.s.Gap && ctx.Err() == nil {
+		// A better first plan, perhaps within the gap: a dive.
+		dx, dinc, derr := st.dive(ctx, pm, &relax, p, r)
+		if derr != nil && ctx.Err() == nil {
+			return nil, derr
+		}
+		if dx != nil && dinc < inc {
+			x, inc = dx, dinc
+		}
 	}
 	st.report(bound, inc)
 	if x != nil && relGap(inc, bound) <= in.s.Gap || ctx.Err() != nil {
@@ -285,13 +295,13 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 		sol.optimal = relGap(inc, bound) <= in.s.Gap
 		return sol, ctx.Err()
 	}
-	// The MILP, warm-started at the relaxation's basis (the built-in
-	// branch-and-bound) or handed to cbc.
+	// The MILP, warm-started at the relaxation's basis with the first plan
+	// as its incumbent (the built-in branch-and-bound), or handed to cbc.
 	var solver lp.Solver = builtinMIP{}
-	mopt := lp.Options{Gap: in.s.Gap, Basis: r.Basis,
+	mopt := lp.Options{Gap: in.s.Gap, Basis: r.Basis, Start: x,
 		Progress: func(pr lp.Progress) { st.report(max(bound, pr.Bound), min(inc, pr.Incumbent)) }}
 	if in.s.Solver == CBC {
-		solver, mopt.Basis = lp.CBC{Path: in.s.CBCPath}, nil
+		solver, mopt.Basis, mopt.Start = lp.CBC{Path: in.s.CBCPath}, nil, nil
 	}
 	mr, merr := solver.Solve(ctx, p, mopt)
 	st.stats.Iterations += mr.Iterations
@@ -350,7 +360,7 @@ func solverErr(err error) error {
 // stable, and solves the LP with the integers fixed. It returns the point
 // and its objective (nil, +Inf when the rounded plan is infeasible, as a
 // budget can make it).
-func (st *solveState) roundAndFix(ctx context.Context, relax, p *lp.Problem, r lp.Result, groups [][]int) ([]float64, float64, error) {
+func (st *solveState) roundAndFix(ctx context.Context, pm *poolModel, relax, p *lp.Problem, r lp.Result, groups [][]int) ([]float64, float64, error) {
 	if p.Integer == nil {
 		return r.X, r.Objective, nil
 	}
@@ -406,13 +416,24 @@ func (st *solveState) roundAndFix(ctx context.Context, relax, p *lp.Problem, r l
 			work.ColLower[j], work.ColUpper[j] = v, v
 		}
 	}
-	rr, err := lp.Solve(ctx, &work, lp.Options{Basis: basis})
-	st.stats.Iterations += rr.Iterations
+	return st.fixed(ctx, pm, p, work.ColLower, work.ColUpper)
+}
+
+// fixed solves the LP of p at the bounds lo, up that fix every integer
+// column: the uses they rule out fixed at zero, the rest by solveFixed. It
+// returns the point and its objective (nil, +Inf when it is infeasible).
+func (st *solveState) fixed(ctx context.Context, pm *poolModel, p *lp.Problem, lo, up []float64) ([]float64, float64, error) {
+	lo, up = append([]float64(nil), lo...), append([]float64(nil), up...)
+	if pm != nil { // nil in tests of the rounding alone
+		pm.fixUnused(st.in, lo, up)
+	}
+	x, obj, status, iters, err := solveFixed(ctx, p, lo, up)
+	st.stats.Iterations += iters
 	if err != nil {
 		return nil, math.Inf(1), solverErr(err)
 	}
-	if rr.Status != lp.Optimal {
+	if status != lp.Optimal {
 		return nil, math.Inf(1), nil
 	}
-	return rr.X, rr.Objective, nil
+	return x, obj, nil
 }

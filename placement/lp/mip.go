@@ -336,6 +336,9 @@ func (e *errStop) Error() string { return e.st.String() }
 
 // search runs branch-and-bound and returns the final status.
 func (sr *mipSearch) search() (Status, error) {
+	if sr.opt.Start != nil && !sr.isSub {
+		sr.tryIncumbent(sr.opt.Start, false)
+	}
 	root := &mipNode{bound: math.Inf(-1), branchCol: -1}
 	heap.Push(&sr.open, root)
 	var cur *mipNode
