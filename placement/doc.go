@@ -144,8 +144,13 @@
 // by the deadline alone (the smallest of equal costs). The moments τ ≥ L_k are every stretch start and
 // every multiple of a grid step, max(epoch/12, P, H/96) (a month of a
 // yearly epoch); on unlimited pay-as-you-go only the first (waiting never
-// helps there). A run holds h_ρ = ⌈G/g_k⌉·g_k GPUs over [τ, f_ρ): gangs take
-// turns on the same nodes within a stretch. Nodes do not change within a
+// helps there). On an offer only one gang runs on, of the runs meeting the
+// same stretches only those no other holds fewer nodes at less cost are
+// kept (exact: nothing else tells them apart); on one gangs share, a gang
+// has at most 160 runs (sizes times moments, whatever its deadline) —
+// beyond, 8 evenly spaced sizes, then every m-th moment of the grid with
+// the stretch starts. A run holds h_ρ = ⌈G/g_k⌉·g_k GPUs over [τ, f_ρ):
+// gangs take turns on the same nodes within a stretch. Nodes do not change within a
 // stretch, and the other workloads' use is a representative period, so in
 // each stretch σ the gangs on k hold at most a column P_kσ, the most they
 // hold at once — at least what the runs holding their nodes hold at every

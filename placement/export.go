@@ -21,8 +21,9 @@ import (
 // (binary; _<n> added for its n-th later start in the stretch), the most
 // GPUs gangs hold at once gh_<offer>_<stretch>, and rows gang_ (one run per
 // gang), ghold_ (the gangs holding their nodes at a moment) and hold_ (the
-// stock shared by overlapping commitments) join them. Workloads in Plan.Unplaced are
-// not in it.
+// stock shared by overlapping commitments) join them. Workloads in
+// Plan.Unplaced are not in it, but for gangs Solve leaves out because they
+// cannot all fit: with them the model is infeasible.
 func Model(p Problem) (*lp.Problem, error) {
 	in, err := prepare(&p)
 	if err != nil {

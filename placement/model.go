@@ -232,6 +232,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 	if reduce {
 		in.pruneOffers()
 	}
+	in.pruneGangRuns() // gang.go
 	return in, nil
 }
 
