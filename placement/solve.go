@@ -79,6 +79,8 @@ type solveState struct {
 	pool, pools int
 	bound, cost float64 // of the pools solved
 	stats       Stats
+	// pm is the model of the pool being solved as a MILP.
+	pm *poolModel
 }
 
 // report calls the progress callback with the pools solved plus the
@@ -234,6 +236,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	if err != nil {
 		return nil, err
 	}
+	st.pm = pm
 	p := pm.prob
 	ints := 0
 	for _, b := range p.Integer {
@@ -255,6 +258,9 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	switch r.Status {
 	case lp.Optimal:
 	case lp.Infeasible:
+		if sol, ok, err := st.withoutGangs(ctx, pl, pm); ok { // gangmodel.go
+			return sol, err
+		}
 		return nil, in.infeasible(pl, errors.New("the LP relaxation is infeasible"))
 	default:
 		return nil, fmt.Errorf("%w: LP relaxation ended %s", ErrSolver, r.Status)
@@ -268,13 +274,13 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	}
 	// A first plan: the relaxation's integers rounded up, the rest
 	// re-optimised; enough when it is within the gap.
-	x, inc, err := st.roundAndFix(ctx, pm, &relax, p, r)
+	x, inc, err := st.roundAndFix(ctx, &relax, p, r, pm.runGroups())
 	if err != nil && x == nil {
 		return nil, err
 	}
 	if relGap(inc, bound) > in.s.Gap && ctx.Err() == nil {
 		// A better first plan, perhaps within the gap: a dive.
-		dx, dinc, derr := st.dive(ctx, pm, &relax, p, r)
+		dx, dinc, derr := st.dive(ctx, &relax, p, r)
 		if derr != nil && ctx.Err() == nil {
 			return nil, derr
 		}
@@ -315,6 +321,9 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 		bound = max(bound, min(b, inc))
 	}
 	if mr.Status == lp.Infeasible && x == nil {
+		if sol, ok, err := st.withoutGangs(ctx, pl, pm); ok { // gangmodel.go
+			return sol, err
+		}
 		return nil, in.infeasible(pl, errors.New("no integer plan"))
 	}
 	if x == nil {
@@ -347,11 +356,14 @@ func solverErr(err error) error {
 
 // roundAndFix turns the relaxation's solution into a feasible MILP point:
 // it rounds every integer column up (a binary to 1 where it is positive),
-// re-solves the relaxation with those values as upper bounds until the
-// rounding is stable, and solves the LP with the integers fixed. It returns
-// the point and its objective (nil, +Inf when the rounded plan is
-// infeasible, as a budget can make it).
-func (st *solveState) roundAndFix(ctx context.Context, pm *poolModel, relax, p *lp.Problem, r lp.Result) ([]float64, float64, error) {
+// except that of each group of binaries summing to one (a gang's runs,
+// groups) the largest alone is set to 1 (pickRuns; repairRuns when the
+// chosen runs need more capacity or do not fit together), re-solves the
+// relaxation with those values as upper bounds until the rounding is
+// stable, and solves the LP with the integers fixed. It returns the point
+// and its objective (nil, +Inf when the rounded plan is infeasible, as a
+// budget can make it).
+func (st *solveState) roundAndFix(ctx context.Context, relax, p *lp.Problem, r lp.Result, groups [][]int) ([]float64, float64, error) {
 	if p.Integer == nil {
 		return r.X, r.Objective, nil
 	}
@@ -378,15 +390,25 @@ func (st *solveState) roundAndFix(ctx context.Context, pm *poolModel, relax, p *
 				work.ColUpper[j], changed = u, true
 			}
 		}
+		if len(groups) > 0 { // one run per gang
+			pickRuns(groups, x, work.ColLower, work.ColUpper)
+			changed = true
+		}
 		if !changed {
 			break
 		}
 		rr, err := lp.Solve(ctx, &work, lp.Options{Basis: basis})
 		st.stats.Iterations += rr.Iterations
+		if err == nil && rr.Status != lp.Optimal && len(groups) > 0 {
+			rr, err = st.repairRuns(ctx, &work, p, groups, basis)
+		}
 		if err != nil {
 			return nil, math.Inf(1), solverErr(err)
 		}
 		if rr.Status != lp.Optimal {
+			if len(groups) > 0 {
+				return nil, math.Inf(1), nil
+			}
 			break
 		}
 		x, basis = rr.X, rr.Basis
@@ -397,15 +419,18 @@ func (st *solveState) roundAndFix(ctx context.Context, pm *poolModel, relax, p *
 			work.ColLower[j], work.ColUpper[j] = v, v
 		}
 	}
-	return st.fixed(ctx, pm, p, work.ColLower, work.ColUpper)
+	return st.fixed(ctx, p, work.ColLower, work.ColUpper)
 }
 
 // fixed solves the LP of p at the bounds lo, up that fix every integer
-// column: the uses they rule out fixed at zero, the rest by solveFixed. It
-// returns the point and its objective (nil, +Inf when it is infeasible).
-func (st *solveState) fixed(ctx context.Context, pm *poolModel, p *lp.Problem, lo, up []float64) ([]float64, float64, error) {
+// column: the uses they rule out fixed at zero (when p is the model st.pm
+// of the pool being solved), the rest by solveFixed. It returns the point
+// and its objective (nil, +Inf when it is infeasible).
+func (st *solveState) fixed(ctx context.Context, p *lp.Problem, lo, up []float64) ([]float64, float64, error) {
 	lo, up = append([]float64(nil), lo...), append([]float64(nil), up...)
-	pm.fixUnused(st.in, lo, up)
+	if st.pm != nil && st.pm.prob == p {
+		st.pm.fixUnused(st.in, lo, up)
+	}
 	x, obj, status, iters, err := solveFixed(ctx, p, lo, up)
 	st.stats.Iterations += iters
 	if err != nil {
