@@ -18,11 +18,12 @@ const diveSteps = 3
 // whose integers the relaxation chose one at a time, where rounding all of
 // them up at once pays every thin placement's one-off and every partial
 // node. A bound that makes the relaxation infeasible is replaced by the
-// opposite one; when both are, or after diveSteps re-solves per fractional
-// integer of r, the dive gives up. It returns the point with its integers
+// opposite one; when both are, after diveSteps re-solves per fractional
+// integer of r, or after a quarter of the simplex iterations the
+// relaxation took (at least 1000), the dive gives up. It returns the point with its integers
 // fixed and the rest re-optimised, and its objective (nil, +Inf when it
 // gave up).
-func (st *solveState) dive(ctx context.Context, pm *poolModel, relax, p *lp.Problem, r lp.Result) ([]float64, float64, error) {
+func (st *solveState) dive(ctx context.Context, relax, p *lp.Problem, r lp.Result) ([]float64, float64, error) {
 	work := *relax
 	work.ColLower = append([]float64(nil), relax.ColLower...)
 	work.ColUpper = append([]float64(nil), relax.ColUpper...)
@@ -46,16 +47,22 @@ func (st *solveState) dive(ctx context.Context, pm *poolModel, relax, p *lp.Prob
 		return best, up, n
 	}
 	j, up, n := fractional(x)
+	// The dive's re-solves together take at most a quarter of the
+	// relaxation's iterations (at least 1000): on a large model a re-solve
+	// after a bound costs a few hundred iterations of the whole LP, and the
+	// branch-and-bound, seeded with the first plan, dives too.
+	budget := max(r.Iterations/4, 1000)
 	solve := func() (lp.Result, error) {
-		rr, err := lp.Solve(ctx, &work, lp.Options{Basis: basis})
+		rr, err := lp.Solve(ctx, &work, lp.Options{Basis: basis, IterationLimit: max(1, budget)})
 		st.stats.Iterations += rr.Iterations
+		budget -= rr.Iterations
 		if err != nil {
 			return rr, solverErr(err)
 		}
 		return rr, nil
 	}
 	for steps := diveSteps * n; j >= 0; steps-- {
-		if steps <= 0 || ctx.Err() != nil {
+		if steps <= 0 || budget <= 0 || ctx.Err() != nil {
 			return nil, math.Inf(1), ctx.Err()
 		}
 		lo, hi := work.ColLower[j], work.ColUpper[j]
@@ -71,6 +78,9 @@ func (st *solveState) dive(ctx context.Context, pm *poolModel, relax, p *lp.Prob
 		rr, err := solve()
 		if err != nil {
 			return nil, math.Inf(1), err
+		}
+		if rr.Status == lp.IterationLimit {
+			return nil, math.Inf(1), nil // out of budget
 		}
 		if rr.Status != lp.Optimal {
 			bound(!up)
@@ -92,5 +102,5 @@ func (st *solveState) dive(ctx context.Context, pm *poolModel, relax, p *lp.Prob
 			work.ColLower[j], work.ColUpper[j] = v, v
 		}
 	}
-	return st.fixed(ctx, pm, p, work.ColLower, work.ColUpper)
+	return st.fixed(ctx, p, work.ColLower, work.ColUpper)
 }

@@ -61,7 +61,7 @@ func TestRoundOneRunPerGang(t *testing.T) {
 		{[]float64{0.1, 0.1, 0.8, 0.3, 0.7, 0.2}, 9},
 	} {
 		st := &solveState{in: &instance{}}
-		x, obj, err := st.roundAndFix(context.Background(), nil, &relax, p, lp.Result{Status: lp.Optimal, X: c.x}, groups)
+		x, obj, err := st.roundAndFix(context.Background(), &relax, p, lp.Result{Status: lp.Optimal, X: c.x}, groups)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -79,6 +79,8 @@ type solveState struct {
 	pool, pools int
 	bound, cost float64 // of the pools solved
 	stats       Stats
+	// pm is the model of the pool being solved as a MILP.
+	pm *poolModel
 }
 
 // report calls the progress callback with the pools solved plus the
@@ -234,6 +236,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	if err != nil {
 		return nil, err
 	}
+	st.pm = pm
 	p := pm.prob
 	ints := 0
 	for _, b := range p.Integer {
@@ -271,13 +274,13 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	}
 	// A first plan: the relaxation's integers rounded up, the rest
 	// re-optimised; enough when it is within the gap.
-	x, inc, err := st.roundAndFix(ctx, pm, &relax, p, r, pm.runGroups())
+	x, inc, err := st.roundAndFix(ctx, &relax, p, r, pm.runGroups())
 	if err != nil && x == nil {
 		return nil, err
 	}
 	if relGap(inc, bound) > in.s.Gap && ctx.Err() == nil {
 		// A better first plan, perhaps within the gap: a dive.
-		dx, dinc, derr := st.dive(ctx, pm, &relax, p, r)
+		dx, dinc, derr := st.dive(ctx, &relax, p, r)
 		if derr != nil && ctx.Err() == nil {
 			return nil, derr
 		}
@@ -360,7 +363,7 @@ func solverErr(err error) error {
 // stable, and solves the LP with the integers fixed. It returns the point
 // and its objective (nil, +Inf when the rounded plan is infeasible, as a
 // budget can make it).
-func (st *solveState) roundAndFix(ctx context.Context, pm *poolModel, relax, p *lp.Problem, r lp.Result, groups [][]int) ([]float64, float64, error) {
+func (st *solveState) roundAndFix(ctx context.Context, relax, p *lp.Problem, r lp.Result, groups [][]int) ([]float64, float64, error) {
 	if p.Integer == nil {
 		return r.X, r.Objective, nil
 	}
@@ -416,16 +419,17 @@ func (st *solveState) roundAndFix(ctx context.Context, pm *poolModel, relax, p *
 			work.ColLower[j], work.ColUpper[j] = v, v
 		}
 	}
-	return st.fixed(ctx, pm, p, work.ColLower, work.ColUpper)
+	return st.fixed(ctx, p, work.ColLower, work.ColUpper)
 }
 
 // fixed solves the LP of p at the bounds lo, up that fix every integer
-// column: the uses they rule out fixed at zero, the rest by solveFixed. It
-// returns the point and its objective (nil, +Inf when it is infeasible).
-func (st *solveState) fixed(ctx context.Context, pm *poolModel, p *lp.Problem, lo, up []float64) ([]float64, float64, error) {
+// column: the uses they rule out fixed at zero (when p is the model st.pm
+// of the pool being solved), the rest by solveFixed. It returns the point
+// and its objective (nil, +Inf when it is infeasible).
+func (st *solveState) fixed(ctx context.Context, p *lp.Problem, lo, up []float64) ([]float64, float64, error) {
 	lo, up = append([]float64(nil), lo...), append([]float64(nil), up...)
-	if pm != nil { // nil in tests of the rounding alone
-		pm.fixUnused(st.in, lo, up)
+	if st.pm != nil && st.pm.prob == p {
+		st.pm.fixUnused(st.in, lo, up)
 	}
 	x, obj, status, iters, err := solveFixed(ctx, p, lo, up)
 	st.stats.Iterations += iters
