@@ -392,7 +392,7 @@ func (in *instance) workload(wi int, w workload.Workload) (*wdata, error, error)
 		wd.demand, wd.peak = make([]float64, N), make([]float64, N)
 		for s, sg := range in.segs {
 			// Each segment samples its period over its own time.
-			pk, err := stretchPeaks(w.Demand, sg.start, sg.end, in.s.Period, T)
+			pk, mean, err := stretchPeaks(w.Demand, sg.start, sg.end, in.s.Period, T)
 			if err != nil {
 				return nil, nil, fmt.Errorf("placement: workload %q: %w", w.Name, err)
 			}
@@ -404,7 +404,13 @@ func (in *instance) workload(wi int, w workload.Workload) (*wdata, error, error)
 				if d := float64(w.GPUs) * x; d >= minGPUs {
 					wd.demand[t] = d
 				}
+				// Capacity meets the slice's peak over the stretch; its use
+				// counts the mean: the slice weighs its repetitions times
+				// mean/peak.
 				wd.reps[t] = sg.reps
+				if x > 0 {
+					wd.reps[t] = sg.reps * mean[i] / x
+				}
 			}
 		}
 		return wd, nil, nil
@@ -465,7 +471,7 @@ func (in *instance) offer(oi int, o provider.Offer, t tco.Terms) odata {
 // with a lead time arrives) and the period of each into slices.
 func (in *instance) timeline() error {
 	s := &in.s
-	var leads []time.Duration
+	var arrivals []arrival
 	if s.overTime {
 		valid := make([]bool, len(in.p.Workloads))
 		for i, w := range in.p.Workloads {
@@ -474,13 +480,13 @@ func (in *instance) timeline() error {
 		for _, o := range in.p.Offers {
 			for i, w := range in.p.Workloads {
 				if valid[i] && compatible(w, o) {
-					leads = append(leads, o.LeadTime())
+					arrivals = append(arrivals, arrival{lead: o.LeadTime(), term: offerTerm(o)})
 					break
 				}
 			}
 		}
 	}
-	in.segs = s.segments(leads)
+	in.segs = s.segments(arrivals)
 	T := s.slices
 	if n := len(in.segs) * T; n > MaxTimeSlices {
 		return fmt.Errorf("%w: %d stretches of %d slices, more than MaxTimeSlices = %d", ErrInvalid, len(in.segs), T, MaxTimeSlices)
