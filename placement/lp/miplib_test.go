@@ -41,7 +41,7 @@ var miplibNodes = []struct {
 	{"mas76", 100, false, false, false},
 	{"misc06", 100, true, false, false},
 	{"mod008", 15000, true, false, false},
-	{"modglob", 100, false, false, false},
+	{"modglob", 6000, true, false, false},
 	{"p0033", 1000, true, true, false},
 	{"p0282", 1000, true, false, false},
 	{"p2756", 1500, true, false, false},
