@@ -54,6 +54,7 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 	}
 	// Uses first: the GPU-hours on each offer split its commitment.
 	uses := make([]*Use, len(in.pairs))
+	usePV := make([][]discounter, len(in.pairs))
 	gpuHours := make([]float64, len(in.os))
 	peakOn := make([][]float64, len(in.os))
 	users := make([][]string, len(in.os))
@@ -64,9 +65,9 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 			continue
 		}
 		if wd := &in.ws[pr.w]; wd.gang {
-			uses[q] = in.gangUse(&wd.runs[sol.gang[pr.w]], sol.use[q])
+			uses[q], usePV[q] = in.gangUse(&wd.runs[sol.gang[pr.w]], sol.use[q])
 		} else {
-			uses[q] = in.use(q, sol.use[q])
+			uses[q], usePV[q] = in.use(q, sol.use[q])
 		}
 		gpuHours[pr.k] += uses[q].GPUHours
 		if peakOn[pr.k] == nil {
@@ -125,7 +126,7 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 			}
 			k := in.pairs[q].k
 			used[k] = true
-			addLines(u.Lines, nil)
+			addLines(u.Lines, usePV[q])
 			a.Cost = a.Cost.Add(u.Cost)
 			if c := commit[k]; c != nil && gpuHours[k] > 0 {
 				share := c.Cost.Mul(decimal.NewFromFloat(u.GPUHours / gpuHours[k]))
@@ -183,8 +184,9 @@ func offerRank(in *instance, id string) int {
 	return len(in.p.Offers)
 }
 
-// use prices pair q's use u (GPUs per slice) with its terms.
-func (in *instance) use(q int, u []float64) *Use {
+// use prices pair q's use u (GPUs per slice) with its terms; it returns
+// the discounter of each line too (useDiscounters).
+func (in *instance) use(q int, u []float64) (*Use, []discounter) {
 	pr := &in.pairs[q]
 	wd, od := &in.ws[pr.w], &in.os[pr.k]
 	us := &Use{Offer: od.o.ID, Tier: tierOf(od), Terms: pr.terms, Cost: decimal.Zero, GPUs: append([]float64(nil), u...)}
@@ -195,6 +197,7 @@ func (in *instance) use(q int, u []float64) *Use {
 	us.NodeHours = us.GPUHours * pr.occ / od.gpn
 	nh := decimal.NewFromFloat(us.NodeHours)
 	stretch := in.stretchOf(q)
+	var kinds []tco.TermKind
 	for i, l := range pr.terms.Lines {
 		var amount decimal.Decimal
 		switch l.Kind {
@@ -210,19 +213,24 @@ func (in *instance) use(q int, u []float64) *Use {
 		} else {
 			us.Lines = append(us.Lines, line(l, amount))
 		}
+		for len(kinds) < len(us.Lines) {
+			kinds = append(kinds, l.Kind)
+		}
 		us.Cost = us.Cost.Add(amount)
 	}
-	return us
+	return us, in.useDiscounters(kinds, in.stretchShares(q, u), 0, 0)
 }
 
 // gangUse prices gang run r, holding u GPUs per slice, with the terms at
 // its size: its variable lines at the node-hours tco prices for it alone,
-// its one-off lines once.
-func (in *instance) gangUse(r *gangRun, u []float64) *Use {
+// its one-off lines once. It returns the discounter of each line too
+// (useDiscounters: the variable lines over the run's wall time).
+func (in *instance) gangUse(r *gangRun, u []float64) (*Use, []discounter) {
 	od := &in.os[in.pairs[r.q].k]
 	us := &Use{Offer: od.o.ID, Tier: tierOf(od), Terms: r.terms, Cost: decimal.Zero, GPUs: u,
 		PeakGPUs: in.gangHeld(r), GPUHours: in.gangHeld(r) * r.wall.Hours(), NodeHours: r.terms.Own.NodeHours}
 	nh := decimal.NewFromFloat(us.NodeHours)
+	var kinds []tco.TermKind
 	for _, l := range r.terms.Lines {
 		var amount decimal.Decimal
 		switch l.Kind {
@@ -234,9 +242,10 @@ func (in *instance) gangUse(r *gangRun, u []float64) *Use {
 			continue
 		}
 		us.Lines = append(us.Lines, line(l, amount))
+		kinds = append(kinds, l.Kind)
 		us.Cost = us.Cost.Add(amount)
 	}
-	return us
+	return us, in.useDiscounters(kinds, nil, r.finish-r.wall, r.wall)
 }
 
 // commitment prices what the plan holds of offer k: held[i] nodes of its
@@ -270,7 +279,7 @@ func (in *instance) commitment(k int, held []int, paid bool, peak []float64, gpu
 		start := in.segs[cm.first].start
 		d := discounterAt(start, cm.span, in.assume.DiscountRatePerYear)
 		nd := decimal.NewFromInt(int64(n))
-		h := Held{Offer: od.o.ID, Nodes: n, Order: max(0, start-od.lead), Start: start, End: start + cm.span, Cost: decimal.Zero}
+		h := Held{Offer: od.o.ID, Nodes: n, Order: max(0, start-od.lead), Start: start, End: cm.end, Cost: decimal.Zero}
 		for _, l := range cm.terms.Lines {
 			if l.Kind == tco.Fixed {
 				add(l, l.Amount.Mul(nd), d)
@@ -319,7 +328,7 @@ func (in *instance) epochs(uses []*Use, held [][]int) []Epoch {
 			}
 			for i, n := range held[k] {
 				if cm := &od.commits[i]; n > 0 && cm.first == s {
-					h := Held{Offer: od.o.ID, Nodes: n, Order: max(0, sg.start-od.lead), Start: sg.start, End: sg.start + cm.span}
+					h := Held{Offer: od.o.ID, Nodes: n, Order: max(0, sg.start-od.lead), Start: sg.start, End: cm.end}
 					h.Cost = cm.fixed.Mul(decimal.NewFromInt(int64(n)))
 					e.Started = append(e.Started, h)
 				}

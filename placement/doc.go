@@ -21,11 +21,13 @@
 // capacity must cover each slice's peak, d_wt = GPUs_w · peak_wt (zero
 // below a millionth of a GPU). A curve that does not repeat with P (a
 // launch, steps, growth) is sampled in every repetition of P within the
-// horizon (at most 400, evenly spaced beyond) and peak_wt is the mean of
-// slice t's peaks over them: the demand's volume is the curve's, and
-// capacity is sized for the mean period — a curve that changes within the
-// horizon is better planned over time, with stretches short enough to
-// follow it.
+// horizon (at most 400, evenly spaced beyond, and the last): peak_wt is the
+// largest of slice t's peaks over them, so capacity meets the demand in
+// every slice of every repetition, and the slice weighs r_wt = R ·
+// mean_wt/peak_wt, mean_wt the mean of its peaks over them, so its use is
+// priced at the curve's volume. A curve that grows within the horizon
+// holds all through it the capacity its end needs — it is better planned
+// over time, with stretches short enough to follow it.
 //
 // # Model
 //
@@ -64,13 +66,16 @@
 //
 // With Options.OverTime (or a non-zero Options.Epoch) the horizon splits
 // into epochs of Options.Epoch (default a year; provider.Month or a quarter
-// of three months also work; the last epoch may be partial), and an epoch
+// of three months also work; the last epoch may be partial), an epoch
 // splits again at every lead time L_k (o.LeadTime(): provisioning, or an
-// owned server's procurement) that falls inside it. Each of these stretches
+// owned server's procurement) that falls inside it, and again where the
+// whole terms of a commitment started at one of these cuts end (below).
+// Each of these stretches
 // σ = [a_σ, b_σ) has its own representative period, sampled from the
-// demand curves over σ (d_wσt = GPUs_w · the mean, over the repetitions of
-// P within σ, of the curve's peak in slice t; a curve that repeats with P
-// once, at a_σ), so growth shows; its slices weigh
+// demand curves over σ (d_wσt = GPUs_w · the largest, over the repetitions
+// of P within σ, of the curve's peak in slice t, weighing R_σ · mean/peak as
+// above; a curve that repeats with P once, at a_σ), so growth shows and is
+// met to the stretch's end; its slices weigh
 // R_σ = (b_σ − a_σ)/P, and a job's slice the repetitions within σ that end
 // before its deadline, as above with D_j − a_σ for D_j (a stretch shorter
 // than the period, as a bridge of days can be, weighs its fraction of one
@@ -87,11 +92,25 @@
 // A commitment c of offer k starts at a stretch σ with a_σ ≥ L_k (capacity
 // wanted at a_σ is ordered at a_σ − L_k, so lead time binds only from the
 // plan's start). With a term τ_k (tco.Terms.Term: a reservation's term, a
-// monthly rental's month, a long billing increment) it buys m = ⌈(b_σ −
-// a_σ)/τ_k⌉ whole terms and covers σ and the following stretches that end
-// within a_σ + m·τ_k: a 1-year reservation covers its year, a 3-year one
-// three, a monthly rental is renewed month by month through a stretch and
-// may change at the next (use monthly epochs to let it change every month).
+// monthly rental's month, a long billing increment) it buys the m whole
+// terms that reach the next epoch start or arrival u_σ after a_σ, m =
+// ⌈(u_σ − a_σ)/τ_k⌉, and covers σ and the following stretches that end
+// by e = a_σ + m·τ_k: a 1-year reservation covers its year, a 3-year one
+// three, a monthly rental is renewed month by month to the next epoch or
+// arrival and may change there (use monthly epochs to let it change every
+// month). When a commitment started at an epoch start or an arrival, with
+// u_σ − a_σ ≥ τ_k, ends inside the horizon at e, not at a cut, the stretch
+// there splits at e, so that it covers all it pays for (a monthly rental
+// from day 14 to an arrival at 9 months pays 9 months, to day 287.75, and
+// holds its nodes to then) — unless a cut lies less than max(P, τ_k/12)
+// before e, where it covers the stretches to that cut and pays a tail it
+// does not use. The split points stay few (at most one per cut and term,
+// none where the terms fit the epochs); a commitment started at a split
+// point or at a bridge shorter than its term (a monthly rental at an
+// arrival a week before the next) covers the stretches within its terms and
+// pays the rest unused: it is never counted beyond what it pays for.
+// Commitment.Held's End is the end of what it pays for (past the horizon's
+// end for a term that outlives it).
 // Without a term (owned hardware) it covers the stretches to the horizon's
 // end. F_kc is tco.Terms.FixedPerNode of the offer prepared (with the first
 // workload that uses it, at a constant demand, its mean over the stretches
@@ -100,16 +119,16 @@
 // reservation even past the horizon's end, and for owned hardware the
 // purchase, the running costs and the resale value (or book value) at the
 // age it has at the horizon's end credited back. Variable, one-off and
-// per-offer terms are those of the whole horizon. A commitment starting
-// mid-epoch at an arrival covers only what fits in its terms (it is never
-// counted beyond what it pays for). An offer whose lead time reaches the
+// per-offer terms are those of the whole horizon. An offer whose lead time reaches the
 // horizon's end is excluded (ErrLeadTime); a service whose demand before
 // the lead times of its offers exceeds what exists then is unplaced
 // (ErrLeadTime). The plan reports each stretch in Plan.Epochs (commitments
 // started with their order and arrival, nodes held, uses by tier, GPUs per
-// slice by tier and offer) and each commitment in Commitment.Held; a
-// commitment's lines discount from its start (the lines of uses, as
-// before, spread over the horizon). The cost of delay (CostOfDelayPerDay)
+// slice by tier and offer) and each commitment in Commitment.Held. The
+// present value discounts a commitment's lines from its start, a use's
+// variable lines stretch by stretch where the use happens (each stretch's
+// part spread over its own months; a gang's over its run) and a use's
+// one-off lines over the horizon, as before. The cost of delay (CostOfDelayPerDay)
 // that tco charges for a lead time is left out, since the plan bridges it:
 // a service keeps only the part for the expected wait for stock beyond the
 // lead time, a job none (its work is placed by its deadline). With one epoch
@@ -197,18 +216,42 @@
 // is its special case without binding stock. Other pools are MILPs: the LP
 // relaxation is solved by placement/lp's dual simplex (the proven bound and
 // the duals); its integers rounded up and the rest re-optimised give a
-// first plan, kept when it is within Options.Gap; otherwise the MILP goes
-// to lp.Solve's branch-and-bound, warm-started at the relaxation's basis,
-// or with Options.Solver = CBC to an external cbc on the exported model,
-// and the better plan and the better bound are kept. The first plan is
+// first plan, and when that is not within Options.Gap a dive gives another
+// (the fractional integer nearest a whole value bounded in its rounding
+// direction, the relaxation re-solved warm, until it is integral; the
+// opposite bound where one is infeasible); the better is kept when it is
+// within Options.Gap; otherwise the MILP goes to lp.Solve's
+// branch-and-bound, warm-started at the relaxation's basis with the first
+// plan as its incumbent (lp.Options.Start), or with Options.Solver = CBC to
+// an external cbc on the exported model, and the better plan and the
+// better bound are kept. The first plan is
 // what a limit or a cancellation returns when the MILP solver found none.
 // Rounding up never breaks a constraint but a budget; of a gang's runs the
 // largest alone is chosen (with the capacity it needs, or by a dive when
-// the chosen runs do not fit together). Before modelling, a
-// pay-as-you-go pair that another pair of
-// the same workload dominates (unlimited, no dearer per unit of work, no
-// dearer one-off, no per-offer cost, not interruptible where it matters) is
-// left out: moving its use to the dominating pair never costs more.
+// the chosen runs do not fit together). A plan's LP with its
+// integers fixed is solved without the uses they rule out (pairs not
+// placed, offers without nodes), from scratch.
+//
+// The model is reduced exactly before it is solved or exported (the
+// optimum is the same; the full model is what the equations above say
+// term by term). A pay-as-you-go pair that another pair of the same
+// workload dominates (unlimited, no dearer per unit of work, no dearer
+// one-off, no per-offer cost, not interruptible where it matters) is left
+// out: moving its use to the dominating pair never costs more. Without
+// planning over time, a committed offer that another dominates (unlimited
+// stock, nodes of as many GPUs, a fixed cost per node no higher, no
+// per-offer cost, and for every workload that can use it the same
+// workload's pair no dearer per unit of work, no dearer one-off, at least as
+// fast) is left out with its pairs: its nodes and uses move to the other.
+// A job's use of unlimited pay-as-you-go offers (existing from the same
+// slice) is one column h_wk of GPU-hours, Σ_t Δ_t·r_wt·x_wkt: it meets no
+// capacity row and every other row takes it in proportion, so only the
+// width ties it to the slices, and one row keeps it within what the job's
+// other uses leave of its width,
+//
+//	Σ_{k agg} h_wk + Σ_t Δ_t·r_wt·Σ_{k other} x_wkt ≤ GPUs_w·Σ_t Δ_t·r_wt;
+//
+// the plan spreads it back over the slices in proportion to that room.
 //
 // Marginal values come from the relaxation's duals: the saving of one more
 // node of stock (minus the reduced cost of n_k at its bound; the stock rows'

@@ -33,6 +33,10 @@ type instance struct {
 	unplaced []Unplaced
 	currency string
 	assume   tco.Assumptions
+	// reduce says the model leaves out what is dominated and aggregates
+	// what it can exactly (reduce.go); off, it is the model of the package
+	// comment term by term.
+	reduce bool
 }
 
 // wdata is one placeable workload.
@@ -82,6 +86,9 @@ type odata struct {
 	from int
 	// commits are the commitments the plan may make of committed capacity.
 	commits []commit
+	// dominated says another committed offer makes this one useless (see
+	// dominatesOffer): the model leaves it and its pairs out.
+	dominated bool
 }
 
 // pair is a workload that can run on an offer, with the coefficients of its
@@ -105,13 +112,18 @@ type pair struct {
 // minGPUs is the least demand of a slice that counts.
 const minGPUs = 1e-6
 
-// prepare builds the instance of p.
-func prepare(p *Problem) (*instance, error) {
+// prepare builds the instance of p, with the model's exact reductions.
+func prepare(p *Problem) (*instance, error) { return prepareModel(p, true) }
+
+// prepareModel builds the instance of p; with reduce, the pairs and offers
+// that others dominate are left out of the model and a job's use of
+// unlimited pay-as-you-go capacity is one column (see reduce.go).
+func prepareModel(p *Problem, reduce bool) (*instance, error) {
 	s, err := p.settle()
 	if err != nil {
 		return nil, err
 	}
-	in := &instance{p: p, s: s}
+	in := &instance{p: p, s: s, reduce: reduce}
 	in.assume = p.Assumptions
 	in.assume.Horizon = s.horizon
 	in.assume.Step = s.sliceLen
@@ -210,12 +222,15 @@ func prepare(p *Problem) (*instance, error) {
 		}
 		wd.prep = prep
 		in.ws = append(in.ws, *wd)
-		if !wd.gang {
+		if !wd.gang && reduce {
 			in.prune(len(in.ws) - 1)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
+	}
+	if reduce {
+		in.pruneOffers()
 	}
 	in.pruneGangRuns() // gang.go
 	return in, nil
@@ -377,7 +392,7 @@ func (in *instance) workload(wi int, w workload.Workload) (*wdata, error, error)
 		wd.demand, wd.peak = make([]float64, N), make([]float64, N)
 		for s, sg := range in.segs {
 			// Each segment samples its period over its own time.
-			pk, err := stretchPeaks(w.Demand, sg.start, sg.end, in.s.Period, T)
+			pk, mean, err := stretchPeaks(w.Demand, sg.start, sg.end, in.s.Period, T)
 			if err != nil {
 				return nil, nil, fmt.Errorf("placement: workload %q: %w", w.Name, err)
 			}
@@ -389,7 +404,13 @@ func (in *instance) workload(wi int, w workload.Workload) (*wdata, error, error)
 				if d := float64(w.GPUs) * x; d >= minGPUs {
 					wd.demand[t] = d
 				}
+				// Capacity meets the slice's peak over the stretch; its use
+				// counts the mean: the slice weighs its repetitions times
+				// mean/peak.
 				wd.reps[t] = sg.reps
+				if x > 0 {
+					wd.reps[t] = sg.reps * mean[i] / x
+				}
 			}
 		}
 		return wd, nil, nil
@@ -450,7 +471,7 @@ func (in *instance) offer(oi int, o provider.Offer, t tco.Terms) odata {
 // with a lead time arrives) and the period of each into slices.
 func (in *instance) timeline() error {
 	s := &in.s
-	var leads []time.Duration
+	var arrivals []arrival
 	if s.overTime {
 		valid := make([]bool, len(in.p.Workloads))
 		for i, w := range in.p.Workloads {
@@ -459,13 +480,13 @@ func (in *instance) timeline() error {
 		for _, o := range in.p.Offers {
 			for i, w := range in.p.Workloads {
 				if valid[i] && compatible(w, o) {
-					leads = append(leads, o.LeadTime())
+					arrivals = append(arrivals, arrival{lead: o.LeadTime(), term: offerTerm(o)})
 					break
 				}
 			}
 		}
 	}
-	in.segs = s.segments(leads)
+	in.segs = s.segments(arrivals)
 	T := s.slices
 	if n := len(in.segs) * T; n > MaxTimeSlices {
 		return fmt.Errorf("%w: %d stretches of %d slices, more than MaxTimeSlices = %d", ErrInvalid, len(in.segs), T, MaxTimeSlices)

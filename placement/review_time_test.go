@@ -169,13 +169,13 @@ func TestReviewDemandWithinEpoch(t *testing.T) {
 	}
 }
 
-// TestReviewPeakWithinEpoch is a finding: within a stretch, capacity is
+// TestReviewPeakWithinEpoch was a finding: within a stretch, capacity was
 // sized for the mean over the stretch's periods of each slice's peak, so a
-// service growing 10 % a month is short of capacity late in each yearly
-// epoch: the year-1 peak in the plan is below what the curve reaches by
-// the year's end.
+// service growing 10 % a month was short of capacity late in each yearly
+// epoch: the year-1 peak in the plan was below what the curve reaches by
+// the year's end. Fixed (stretchPeaks): capacity meets each slice's largest
+// peak in the stretch, the use is priced at the mean.
 func TestReviewPeakWithinEpoch(t *testing.T) {
-	t.Skip("finding: over time, capacity within a stretch is sized for the stretch's mean period; growing demand is short late in an epoch (shorter epochs follow it)")
 	g, plan := rvGrowing(t)
 	if peak, end := plan.Epochs[0].Uses[0].PeakGPUs, 64*g.At(provider.Year-time.Hour); peak < end*(1-1e-3) {
 		t.Errorf("year-1 peak in the plan %g GPUs, the curve reaches %g in year 1", peak, end)
@@ -238,12 +238,11 @@ func rvOwnedFromYear2(t *testing.T, life int) {
 // TestReviewPresentValueLegs: the reservation of year 2 of 2.5 years (one
 // node, 175 200) and the last half year on demand (140 160), at 10 % a
 // year. Each leg discounted over its own months (end of month, as tco
-// does) gives 263 984.92; the plan says 275 533.50 (+4.4 %), the on-demand
+// does) gives 263 984.92; the plan said 275 533.50 (+4.4 %), the on-demand
 // leg discounted as spread over all 30 months of the horizon although it is
-// used only in the last 6 (documented: "the lines of uses, as before,
-// spread over the horizon").
+// used only in the last 6. Fixed (useDiscounters): a use's variable lines
+// discount stretch by stretch where the use happens.
 func TestReviewPresentValueLegs(t *testing.T) {
-	t.Skip("finding: over time, the present value spreads pay-as-you-go use over the whole horizon, not over the stretches where it is used (PV +4.4 % here)")
 	Y, M := provider.Year, provider.Month
 	h := 5 * Y / 2
 	p := rvProblem(h, 0, []workload.Workload{rvStepService("svc", 8, h, workload.Step{Value: 0}, workload.Step{Start: Y, Value: 1})},
@@ -323,8 +322,8 @@ func TestReviewPresentValueOwnedYear2(t *testing.T) {
 	Y := provider.Year
 	own := ownedNode("own", "250000", 8, 0)
 	// Idle power = max power: every line is the commitment's (the energy
-	// above idle, a use's line, is discounted as spread over the whole
-	// horizon: TestReviewPresentValueLegs).
+	// above idle is a use's line, discounted where the use happens:
+	// TestReviewPresentValueLegs).
 	o := own.Pricing.(provider.Owned)
 	o.IdlePowerKW = o.MaxPowerKW
 	own.Pricing = o
@@ -344,13 +343,13 @@ func TestReviewPresentValueOwnedYear2(t *testing.T) {
 	}
 }
 
-// TestReviewHeldEndPastHorizon is a finding (reporting): the reservation
+// TestReviewHeldEndPastHorizon was a finding (reporting): the reservation
 // started at year 2 of 2.5 years is paid for a whole year (122 640, to year
-// 3), but its Held.End — documented as "its term's end" — is the horizon's
-// end, 21 900 h, and the text says "to day 912.5": the plan hides that it
-// commits half a year beyond the horizon.
+// 3), but its Held.End — documented as "its term's end" — was the horizon's
+// end, 21 900 h, and the text said "to day 912.5": the plan hid that it
+// commits half a year beyond the horizon. Fixed with the model's term ends
+// (TestTermEndsSplitStretches): Held.End is the end of what is paid for.
 func TestReviewHeldEndPastHorizon(t *testing.T) {
-	t.Skip("finding: Held.End of a reservation whose term outlives the horizon is the horizon's end, not its term's end as documented")
 	Y := provider.Year
 	h := 5 * Y / 2
 	p := rvProblem(h, 0, []workload.Workload{rvStepService("svc", 8, h, workload.Step{Value: 0}, workload.Step{Start: Y, Value: 1})},

@@ -445,3 +445,31 @@ func TestOverTimePresentValue(t *testing.T) {
 		t.Errorf("present value %s not below the total %s at 10 %%", plan.PresentValue, plan.Total)
 	}
 }
+
+// TestTermEndsSplitStretches: a service of one 8-GPU node from day 0 to day
+// 14 + 9 months of a year, a monthly rental at 24 a node-hour that arrives
+// on day 14, on demand at 32, and an offer arriving at 9 months (never
+// worth using) that splits the year there. The rental from day 14 buys the
+// 9 months that reach the 9-month arrival and ends on day 14 + 9 months,
+// which is a stretch boundary: it covers all it pays for, the 14 days on
+// demand before it: 336 h × 32 + 9 × 730 h × 24 = 168 432. Before the term
+// ends split stretches it covered only to 9 months and the 14 days after
+// went on demand again (179 184), while the rental was paid for them.
+func TestTermEndsSplitStretches(t *testing.T) {
+	Y, M := provider.Year, provider.Month
+	end := 14*day + 9*M
+	w := rvStepService("svc", 8, Y, workload.Step{Value: 1}, workload.Step{Start: end, Value: 0})
+	rent := monthly("month", "24", 8, 0)
+	rent.Availability.LeadTime = 14 * day
+	late := onDemand("late", "100", 8, 0)
+	late.Availability.LeadTime = 9 * M
+	plan := rvSolve(t, rvProblem(Y, 0, []workload.Workload{w}, rent, onDemand("od", "32", 8, 0), late), "168432")
+	for _, c := range plan.Commitments {
+		if c.Offer != "month" {
+			continue
+		}
+		if len(c.Held) != 1 || c.Held[0].Start != 14*day || c.Held[0].End != end || c.Held[0].Nodes != 1 {
+			t.Errorf("rental held %+v, want one node from day 14 to %v", c.Held, end)
+		}
+	}
+}

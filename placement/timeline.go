@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"time"
@@ -13,8 +14,9 @@ import (
 
 // segment is a stretch [start, end) of the horizon with its own
 // representative period: an epoch, or the part of an epoch before or after
-// the arrival of capacity with a lead time. Without planning over time the
-// horizon is one segment.
+// the arrival of capacity with a lead time, or after the end of a term
+// started at one of those. Without planning over time the horizon is one
+// segment.
 type segment struct {
 	start, end time.Duration
 	// epoch is the index of the epoch the segment belongs to.
@@ -22,6 +24,10 @@ type segment struct {
 	// reps is how many times the period repeats in the segment:
 	// (end − start)/period, fractional for a short stretch.
 	reps float64
+	// until is the next epoch start or arrival at or after end (the
+	// horizon's end at the last): a commitment that starts at start buys
+	// the whole terms that reach it.
+	until time.Duration
 }
 
 // commit is a commitment of committed capacity that may be started at the
@@ -30,8 +36,12 @@ type segment struct {
 type commit struct {
 	first, last int
 	// span is the time it is held, the end of segment last minus the start
-	// of segment first.
+	// of segment first; end is the end of what it pays for: its last whole
+	// term's end (past the horizon's end, or past segment last where a
+	// term ends inside a stretch), or the horizon's end for capacity
+	// without a term.
 	span   time.Duration
+	end    time.Duration
 	fixed  decimal.Decimal
 	fixedF float64
 	terms  tco.Terms
@@ -40,36 +50,117 @@ type commit struct {
 // covers reports whether c holds its nodes in segment s.
 func (c *commit) covers(s int) bool { return c.first <= s && s <= c.last }
 
+// arrival is what the stretches of an offer's capacity depend on: its lead
+// time and its term (0: none).
+type arrival struct {
+	lead, term time.Duration
+}
+
+// offerTerm is the length of one commitment of o's pricing (a
+// reservation's term, a monthly rental's month); 0 for pricing without a
+// term. A pay-as-you-go mode billed in long increments is planned per use
+// (perUse) and has none here.
+func offerTerm(o provider.Offer) time.Duration {
+	if c, ok := provider.As[provider.Committer](o.Pricing); ok {
+		return max(0, c.Commitment())
+	}
+	return 0
+}
+
 // segments splits the horizon into epochs of the settings' epoch (the last
-// one partial) and splits an epoch again where capacity with a lead time in
-// leads arrives, so that the stretch bridged before the arrival has its own
-// rows. Without planning over time it is the whole horizon.
-func (s *settings) segments(leads []time.Duration) []segment {
+// one partial), splits an epoch again where capacity in arrivals arrives,
+// so that the stretch bridged before the arrival has its own rows, and
+// again where the whole terms of a commitment started at one of those cuts
+// end inside the horizon (termEnds), so that a commitment covers all it
+// pays for. Without planning over time it is the whole horizon.
+func (s *settings) segments(arrivals []arrival) []segment {
 	h := s.horizon
 	per := s.Period.Hours()
 	if !s.overTime {
-		return []segment{{start: 0, end: h, reps: s.reps}}
+		return []segment{{start: 0, end: h, reps: s.reps, until: h}}
 	}
-	cuts := []time.Duration{0}
+	base := []time.Duration{0}
 	for t := s.epoch; t < h; t += s.epoch {
-		cuts = append(cuts, t)
+		base = append(base, t)
 	}
-	for _, l := range leads {
-		if l > 0 && l < h {
-			cuts = append(cuts, l)
+	for _, a := range arrivals {
+		if a.lead > 0 && a.lead < h {
+			base = append(base, a.lead)
 		}
 	}
+	slices.Sort(base)
+	base = slices.Compact(base)
+	cuts := append(slices.Clone(base), termEnds(base, arrivals, h, s.Period)...)
 	slices.Sort(cuts)
 	cuts = slices.Compact(cuts)
 	segs := make([]segment, len(cuts))
+	j := 0 // base[j] is the first base cut after segment i's start
 	for i, a := range cuts {
 		b := h
 		if i+1 < len(cuts) {
 			b = cuts[i+1]
 		}
-		segs[i] = segment{start: a, end: b, epoch: int(a / s.epoch), reps: (b - a).Hours() / per}
+		for j < len(base) && base[j] <= a {
+			j++
+		}
+		until := h
+		if j < len(base) {
+			until = base[j]
+		}
+		segs[i] = segment{start: a, end: b, epoch: int(a / s.epoch), reps: (b - a).Hours() / per, until: until}
 	}
 	return segs
+}
+
+// termEnds returns the ends of the whole terms that commitments started at
+// the base cuts buy: from cut a, a commitment of an offer that exists by
+// then with term τ buys m = ⌈(b − a)/τ⌉ terms to reach the next base cut b,
+// and ends at a + m·τ. Only stretches [a, b) at least a term long count —
+// from a shorter one (a bridge of days before an arrival) a commitment is
+// one term reaching past b, and it covers what fits. Ends at or past the
+// horizon's end h are left out, and so is an end less than max(period,
+// τ/12) after a cut kept (a base cut or an earlier end): the commitment then
+// covers the stretches to that cut and pays a tail it does not use,
+// shorter than a period and than a twelfth of its term (a month of a
+// year's reservation). The stretches stay few — at most one more per base
+// cut and term, none where the terms fit the epochs.
+func termEnds(base []time.Duration, arrivals []arrival, h, period time.Duration) []time.Duration {
+	type termEnd struct{ at, tol time.Duration }
+	var ends []termEnd
+	for i, a := range base {
+		b := h
+		if i+1 < len(base) {
+			b = base[i+1]
+		}
+		for _, ar := range arrivals {
+			tau := ar.term
+			if tau <= 0 || ar.lead > a || tau > b-a {
+				continue
+			}
+			if e := a + (b-a+tau-1)/tau*tau; e < h {
+				ends = append(ends, termEnd{e, max(period, tau/12)})
+			}
+		}
+	}
+	slices.SortFunc(ends, func(x, y termEnd) int { return cmp.Compare(x.at, y.at) })
+	var kept []time.Duration
+	for _, te := range ends {
+		e := te.at
+		k, found := slices.BinarySearch(base, e)
+		prev := time.Duration(math.MinInt64)
+		if found {
+			prev = e
+		} else if k > 0 {
+			prev = base[k-1]
+		}
+		if n := len(kept); n > 0 {
+			prev = max(prev, kept[n-1])
+		}
+		if e-prev >= te.tol {
+			kept = append(kept, e)
+		}
+	}
+	return kept
 }
 
 // shifted is a curve read from offset on: shifted.At(t) = c.At(offset+t).
@@ -88,15 +179,17 @@ func (s shifted) Period() time.Duration { return s.c.Period() }
 // planCommits lists the commitments of committed offer od that the plan may
 // make: without planning over time one, held for the horizon at the offer's
 // terms; over time one per segment from the offer's arrival on, lasting its
-// term (whole terms covering the segment, and the segments that fit within
-// them) or, for capacity without a term (owned), to the horizon's end —
+// term (the whole terms that reach the segment's until — the next epoch
+// start or arrival — covering the segments that fit within them, which
+// segments makes all of them within the horizon but a tail shorter than a
+// period) or, for capacity without a term (owned), to the horizon's end —
 // each priced by terms prepared for the time it is held, from the workload
 // wd that first uses the offer. The pricing of a span that fails is left
 // out.
 func (in *instance) planCommits(od *odata, wd *wdata) {
 	S := len(in.segs)
 	if !in.s.overTime {
-		od.commits = []commit{{first: 0, last: S - 1, span: in.s.horizon, fixed: od.fixed, fixedF: od.fixedF, terms: od.terms}}
+		od.commits = []commit{{first: 0, last: S - 1, span: in.s.horizon, end: in.s.horizon, fixed: od.fixed, fixedF: od.fixedF, terms: od.terms}}
 		return
 	}
 	free := od.o
@@ -105,12 +198,15 @@ func (in *instance) planCommits(od *odata, wd *wdata) {
 		if sg.start < od.lead {
 			continue
 		}
-		last := S - 1
+		last, end := S-1, in.s.horizon
 		if term := od.terms.Term; term > 0 {
-			m := max(1, (sg.end-sg.start+term-1)/term)
-			until := sg.start + m*term
+			m := max(1, (sg.until-sg.start+term-1)/term)
+			end = sg.start + m*term
+			if end < sg.start { // overflow: past any horizon
+				end = time.Duration(math.MaxInt64)
+			}
 			last = s
-			for last+1 < S && in.segs[last+1].end <= until {
+			for last+1 < S && in.segs[last+1].end <= end {
 				last++
 			}
 		}
@@ -123,7 +219,7 @@ func (in *instance) planCommits(od *odata, wd *wdata) {
 			}
 			terms = t
 		}
-		c := commit{first: s, last: last, span: span, fixed: terms.FixedPerNode, terms: terms}
+		c := commit{first: s, last: last, span: span, end: end, fixed: terms.FixedPerNode, terms: terms}
 		c.fixedF, _ = c.fixed.Float64()
 		od.commits = append(od.commits, c)
 	}
@@ -146,8 +242,9 @@ func (in *instance) termsFor(wd *wdata, o provider.Offer, first, last int) (tco.
 			sum, hours := 0.0, 0.0
 			for t, pk := range wd.peak {
 				if s := in.seg[t]; first <= s && s <= last {
+					// wd.reps weighs the peak by the mean's share of it.
 					sum += pk * in.hours[t] * wd.reps[t]
-					hours += in.hours[t] * wd.reps[t]
+					hours += in.hours[t] * in.segs[s].reps
 				}
 			}
 			w.Demand = workload.Constant{Value: min(1, sum/max(hours, 1e-300))}
@@ -206,6 +303,67 @@ func discounterAt(offset, span time.Duration, rate float64) discounter {
 	return discounter{spread: decimal.NewFromFloat(s), end: decimal.NewFromFloat(f(offset + span)), upfront: decimal.NewFromFloat(f(offset)), shifted: offset > 0}
 }
 
+// stretchShares returns the share of each stretch in pair q's use u (GPUs
+// per slice), by GPU-hours; nil with one stretch or no use.
+func (in *instance) stretchShares(q int, u []float64) []float64 {
+	if len(in.segs) == 1 {
+		return nil
+	}
+	wd := &in.ws[in.pairs[q].w]
+	sh := make([]float64, len(in.segs))
+	total := 0.0
+	for t, v := range u {
+		g := v * in.hours[t] * wd.reps[t]
+		sh[in.seg[t]] += g
+		total += g
+	}
+	if total <= 0 {
+		return nil
+	}
+	for i := range sh {
+		sh[i] /= total
+	}
+	return sh
+}
+
+// useDiscounters returns the discounter of each line of a use, by the
+// lines' kinds. A variable line — paid per node-hour of use — discounts
+// where the use happens: over the time [from, from + span) when span > 0 (a
+// gang's run), otherwise stretch by stretch in shares (stretchShares), each
+// stretch's part spread over the months of that stretch from its start, as
+// tco discounts a leg of the plan held then. A one-off line discounts over
+// the horizon, as without planning over time. Nil (every line over the
+// horizon) without a discount rate or shares.
+func (in *instance) useDiscounters(kinds []tco.TermKind, shares []float64, from, span time.Duration) []discounter {
+	rate := in.assume.DiscountRatePerYear
+	base := newDiscounter(in.s.horizon, rate)
+	if base.none || shares == nil && span <= 0 {
+		return nil
+	}
+	v := base
+	if span > 0 {
+		v.spread = discounterAt(from, span, rate).spread
+	} else {
+		s := 0.0
+		for i, sh := range shares {
+			if sh > 0 {
+				sg := in.segs[i]
+				f, _ := discounterAt(sg.start, sg.end-sg.start, rate).spread.Float64()
+				s += sh * f
+			}
+		}
+		v.spread = decimal.NewFromFloat(s)
+	}
+	out := make([]discounter, len(kinds))
+	for i, k := range kinds {
+		out[i] = base
+		if k == tco.Variable {
+			out[i] = v
+		}
+	}
+	return out
+}
+
 // bridgedDelay returns terms without the cost of delay that planning over
 // time models itself: capacity with a lead time is used only after it
 // arrives and the plan serves demand before that on other capacity (or
@@ -241,16 +399,23 @@ func bridgedDelay(terms tco.Terms, w workload.Workload, lead time.Duration) tco.
 // evenly spaced repetitions stand for the rest).
 const maxSampledPeriods = 400
 
-// stretchPeaks returns the peak demand of each of the n slices of period
-// in the stretch [start, end): for a curve that repeats with the period
-// (or is constant), or a stretch no longer than the period, its slices at
-// start; otherwise the mean, over the repetitions of the period within the
-// stretch, of each slice's peak in that repetition, the last (partial)
-// repetition weighing its fraction of a period, as the stretch's slices
-// weigh (end − start)/period. The stretch's volume of demand is then the
-// curve's (to the slices' resolution): a launch, a step or growth within a
-// stretch is priced at what it asks, not at the stretch's first period.
-func stretchPeaks(c workload.Curve, start, end, period time.Duration, n int) ([]float64, error) {
+// stretchPeaks returns, for each of the n slices of period in the stretch
+// [start, end), the peak demand the stretch's capacity must meet and the
+// mean peak its use is priced at. For a curve that repeats with the period
+// (or is constant), or a stretch no longer than the period, both are its
+// slices' peaks at start. Otherwise mean is the mean, over the repetitions
+// of the period within the stretch, of each slice's peak in that
+// repetition, the last (partial) repetition weighing its fraction of a
+// period, as the stretch's slices weigh (end − start)/period: the
+// stretch's volume of demand is then the curve's (to the slices'
+// resolution), so a launch, a step or growth within a stretch is priced at
+// what it asks. peak is the largest of each slice's peaks over the same
+// repetitions and the last one (slices of the partial repetition that
+// start before end), so that the capacity the plan holds meets the demand
+// in every slice of every repetition — growth late in a long stretch
+// included. Beyond maxSampledPeriods repetitions, evenly spaced ones stand
+// for the rest (the last always among those the peak looks at).
+func stretchPeaks(c workload.Curve, start, end, period time.Duration, n int) (peak, mean []float64, err error) {
 	_, constant := c.(workload.Constant)
 	p := c.Period()
 	reps := int64(1)
@@ -258,30 +423,50 @@ func stretchPeaks(c workload.Curve, start, end, period time.Duration, n int) ([]
 		reps = int64((end - start + period - 1) / period)
 	}
 	k := min(reps, maxSampledPeriods)
-	sum := make([]float64, n)
+	mean, peak = make([]float64, n), make([]float64, n)
 	total := 0.0
-	for j := range k {
-		r := j * reps / k
+	sample := func(r int64) ([]workload.Slice, time.Duration, error) {
 		off := start + time.Duration(r)*period
 		var at workload.Curve = c
 		if off != 0 {
 			at = shifted{c: c, offset: off}
 		}
 		sl, err := workload.Discretize(at, period, n)
+		return sl, off, err
+	}
+	top := func(sl []workload.Slice, off time.Duration) {
+		for i, x := range sl {
+			if off+x.Start < end {
+				peak[i] = max(peak[i], x.Peak)
+			}
+		}
+	}
+	for j := range k {
+		r := j * reps / k
+		sl, off, err := sample(r)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		wt := 1.0
 		if reps > 1 && r == reps-1 {
 			wt = float64(end-off) / float64(period)
 		}
 		for i, x := range sl {
-			sum[i] += wt * x.Peak
+			mean[i] += wt * x.Peak
 		}
 		total += wt
+		top(sl, off)
 	}
-	for i := range sum {
-		sum[i] /= total
+	if last := reps - 1; (k-1)*reps/k != last {
+		sl, off, err := sample(last)
+		if err != nil {
+			return nil, nil, err
+		}
+		top(sl, off)
 	}
-	return sum, nil
+	for i := range mean {
+		mean[i] /= total
+		peak[i] = max(peak[i], mean[i])
+	}
+	return peak, mean, nil
 }
