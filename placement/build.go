@@ -113,6 +113,9 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 	slices.SortFunc(pl.Stock, func(a, b StockValue) int { return offerRank(in, a.Offer) - offerRank(in, b.Offer) })
 	for w := range in.ws {
 		wd := &in.ws[w]
+		if wd.dropped { // in Plan.Unplaced
+			continue
+		}
 		a := Assignment{Workload: wd.w.Name, Service: wd.service, Cost: decimal.Zero}
 		used := map[int]bool{}
 		for _, q := range wd.pairs {
@@ -337,7 +340,7 @@ func (in *instance) epochs(uses []*Use, held [][]int) []Epoch {
 						continue
 					}
 					eu.PeakGPUs = max(eu.PeakGPUs, v)
-					if wd.gang { // the GPUs it holds through the stretch
+					if wd.gang { // its GPU-hours in the stretch, spread over its slices
 						eu.GPUHours += v * in.hours[t] * sg.reps
 					} else {
 						eu.GPUHours += v * in.hours[t] * wd.reps[t]

@@ -130,36 +130,55 @@
 //
 // Over time, a finite job that tolerates no interruption, or that gives a
 // range of gang sizes (workload.Workload.GangSizes), is a gang: its GPUs
-// run together on exactly one offer. Its runs ρ = (k, G, σ) are every size
-// G (its GPUs; with a range, every whole-node size in it, or when there are
-// more than 12 its GPUs, the range's ends and the powers of two in it, to
-// whole nodes) on every compatible offer k, starting at the start of every
-// stretch σ with a_σ ≥ L_k (on unlimited pay-as-you-go capacity only the
-// first: waiting never helps there). tco prices the job at size G on k
-// (tco.Prepare with GPUs = G): its wall time W (interruptions, checkpoints,
-// a slower fabric), transfer and setup give its finish f_ρ = a_σ +
-// Finish − L_k, and the run exists when f_ρ ≤ min(D_j, H) and its ⌈G/g_k⌉
-// nodes fit the stock. It holds h_ρ = ⌈G/g_k⌉·g_k GPUs through the
-// stretches σ..σ' that [a_σ, f_ρ) meets, in every slice of them: nodes do
-// not change within a stretch, so a gang's window is whole stretches, free
-// of other demand on those GPUs. For services this is exact (their period
-// repeats, so the nodes a gang needs besides them are needed in whichever
-// repetition it runs); what it gives up is divisible jobs using a gang's
-// GPUs in the repetitions it does not run, and two gangs taking turns on
-// the same committed nodes within one stretch (they need nodes for both).
-// Monthly epochs make the window a month.
+// run together on exactly one offer. Its runs ρ = (k, G, τ) are a size G on
+// a compatible offer k starting at a moment τ. tco prices the job at size G
+// on k (tco.Prepare with GPUs = G): its wall time W (interruptions,
+// checkpoints, a slower fabric), transfer and setup give its duration d =
+// Finish − L_k, its finish f_ρ = τ + d, and its cost c = V·NodeHours + O;
+// the run exists when f_ρ ≤ min(D_j, H) and its ⌈G/g_k⌉ nodes fit the
+// stock. The sizes are every whole-node size of the range within the
+// offer's stock (the job's GPUs without a range; beyond 64 sizes, 64 evenly
+// spaced with both ends and its GPUs), less those another size dominates —
+// no more nodes for no longer at no more cost; on unlimited pay-as-you-go
+// capacity, where only the cost matters, the cheapest size that finishes
+// by the deadline alone (the smallest of equal costs). The moments τ ≥ L_k are every stretch start and
+// every multiple of a grid step, max(epoch/12, P, H/96) (a month of a
+// yearly epoch); on unlimited pay-as-you-go only the first (waiting never
+// helps there). A run holds h_ρ = ⌈G/g_k⌉·g_k GPUs over [τ, f_ρ): gangs take
+// turns on the same nodes within a stretch. Nodes do not change within a
+// stretch, and the other workloads' use is a representative period, so in
+// each stretch σ the gangs on k hold at most a column P_kσ, the most they
+// hold at once — at least what the runs holding their nodes hold at every
+// moment a run starts (or σ does), the only moments that sum can rise —
+// in every slice of σ beside the others' use. Where one moment meets every
+// run of σ, the runs enter the slices' rows themselves instead (as when
+// every gang starts at the stretch's start). This is exact for gangs
+// among themselves (among plans whose runs start at those moments) and
+// for services whose period a run covers; what it gives up is a run
+// shorter than the period that misses a service's busiest slice, and
+// divisible jobs using a gang's GPUs while it does not run. Shorter epochs
+// give a finer grid.
 //
 //	v_jρ ∈ {0, 1},   Σ_ρ v_jρ = 1                         one run of gang j
 //	cost c_jρ = V_jkG · NodeHours_jkG + O_jkG               its own lines at size G (tco)
-//	Σ_w x_wkt + Σ_{ρ on k, t ∈ σ..σ'} h_ρ·v_jρ ≤ g_k·(Σ_{c ∋ σ(t)} n_kc)   on committed k
-//	Σ_w x_wkt + Σ_{ρ on k, t ∈ σ..σ'} h_ρ·v_jρ ≤ g_k·S_k               on limited pay-as-you-go k
+//	Σ_{ρ on k: τ_ρ ≤ m < f_ρ} h_ρ·v_jρ ≤ P_kσ               at every moment m of σ a run starts at
+//	Σ_w x_wkt + P_kσ(t) ≤ g_k·(Σ_{c ∋ σ(t)} n_kc)           on committed k
+//	Σ_w x_wkt + P_kσ(t) ≤ g_k·S_k                           on limited pay-as-you-go k
 //	Σ_{ρ on k} v_jρ ≤ z_k (when Q_k ≠ 0),   z_k ≤ … + Σ_{ρ on k} v_jρ (credits)
 //	Σ_{ρ on spot} W_j·v_jρ ≤ s·W_j                            spot share
 //
 // A gang without a run is in Plan.Unplaced with ErrDeadline (its earliest
-// finish and where) or ErrStock; without planning over time gangs are
-// unplaced with ErrGang, as before. Assignment.Gang reports the run: offer,
-// size, nodes, start and finish.
+// finish and where) or ErrStock. When the gangs of a pool cannot all fit
+// together (the pool is infeasible, and feasible with some gangs left out;
+// a budget aside, which stays an error), the fewest gangs are left out —
+// and of the ways to leave that many out the one of least cost — found by
+// the pool's MILP with a "not placed" column in each gang's row; those are
+// in Plan.Unplaced with ErrStock and the pool is planned without them.
+// Without planning over time gangs are unplaced with ErrGang, as before.
+// Assignment.Gang reports the run: offer, size, nodes, start and finish;
+// its use in the stretches (Epoch.Uses, Epoch.Slices) is its GPU-hours in
+// each (its GPUs times its wall time, in proportion to the part of the
+// run in it) spread over the stretch's slices.
 //
 // # Solving
 //
@@ -178,7 +197,9 @@
 // or with Options.Solver = CBC to an external cbc on the exported model,
 // and the better plan and the better bound are kept. The first plan is
 // what a limit or a cancellation returns when the MILP solver found none.
-// Rounding up never breaks a constraint but a budget. Before modelling, a
+// Rounding up never breaks a constraint but a budget; of a gang's runs the
+// largest alone is chosen (with the capacity it needs, or by a dive when
+// the chosen runs do not fit together). Before modelling, a
 // pay-as-you-go pair that another pair of
 // the same workload dominates (unlimited, no dearer per unit of work, no
 // dearer one-off, no per-offer cost, not interruptible where it matters) is

@@ -16,8 +16,10 @@ import (
 // spot_ and budget (see the package comment). Over time the slices are
 // numbered through the stretches, a commitment is n_<offer>_<stretch> (the
 // stretch it starts in), a gang's run g_<workload>_<offer>_<GPUs>_<stretch>
-// (binary), and rows gang_ (one run per gang) and hold_ (the stock shared
-// by overlapping commitments) join them. Workloads in Plan.Unplaced are
+// (binary; _<n> added for its n-th later start in the stretch), the most
+// GPUs gangs hold at once gh_<offer>_<stretch>, and rows gang_ (one run per
+// gang), ghold_ (the gangs holding their nodes at a moment) and hold_ (the
+// stock shared by overlapping commitments) join them. Workloads in Plan.Unplaced are
 // not in it.
 func Model(p Problem) (*lp.Problem, error) {
 	in, err := prepare(&p)

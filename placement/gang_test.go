@@ -1,11 +1,13 @@
 package placement_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -95,12 +97,12 @@ func TestGangNotOverTime(t *testing.T) {
 }
 
 // gangOption is one way to run a gang in the brute force: offer, nodes,
-// the months it spans, its own cost.
+// the time it holds them, its own cost.
 type gangOption struct {
-	offer       int
-	nodes       int
-	first, last int
-	cost        float64
+	offer         int
+	nodes         int
+	start, finish time.Duration
+	cost          float64
 }
 
 // TestGangBruteForce checks Solve against a brute force over the gang
@@ -108,9 +110,12 @@ type gangOption struct {
 // and deadlines, over three monthly epochs, on a stock-limited on-demand
 // offer, a stock-limited monthly reservation and an on-demand offer that
 // arrives after a month. The brute force prices each run with tco (the
-// deadline counted from its start, after the offer's lead time), tries
-// every combination within the stock in every month, and pays for the
-// reserved nodes each month needs.
+// deadline counted from its start, after the offer's lead time), starts it
+// at every moment of the documented grid (the month starts and every
+// max(epoch/12, period, horizon/96) from the offer's arrival), lets gangs
+// take turns on the same nodes (a run holds its nodes over [start,
+// finish)), tries every combination within the stock at every moment, and
+// pays for the reserved nodes each month needs at its busiest moment.
 func TestGangBruteForce(t *testing.T) {
 	n := 30
 	if testing.Short() {
@@ -165,6 +170,31 @@ func TestGangBruteForce(t *testing.T) {
 	}
 }
 
+// bruteStarts are the moments the documented grid lets a gang start at on
+// capacity arriving at lead: the epoch starts (and lead, where capacity
+// arrives) and the multiples of max(epoch/12, period, ⌈horizon/96⌉).
+func bruteStarts(p placement.Problem, lead time.Duration) []time.Duration {
+	h := p.Assumptions.Horizon
+	step := max(p.Options.Epoch/12, p.Options.Period, (h+95)/96)
+	seen := map[time.Duration]bool{}
+	var out []time.Duration
+	add := func(t time.Duration) {
+		if t >= lead && t < h && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	add(lead)
+	for e := time.Duration(0); e < h; e += p.Options.Epoch {
+		add(e)
+	}
+	for t := time.Duration(0); t < h; t += step {
+		add(t)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // bruteGangs is the least cost of p's gangs by enumeration; false when no
 // combination fits.
 func bruteGangs(t *testing.T, p placement.Problem) (float64, bool) {
@@ -200,23 +230,19 @@ func bruteGangs(t *testing.T, p placement.Problem) (float64, bool) {
 				if w.Deadline > 0 {
 					due = min(due, w.Deadline)
 				}
-				for m := range months {
-					start := time.Duration(m) * provider.Month
-					if start < o.LeadTime() {
-						continue
-					}
+				for _, start := range bruteStarts(p, o.LeadTime()) {
 					finish := start + rep.Finish - o.LeadTime()
 					if finish > due {
 						break
 					}
-					last := int((finish - 1) / provider.Month)
-					os = append(os, gangOption{offer: k, nodes: nodes, first: m, last: last, cost: cost})
+					os = append(os, gangOption{offer: k, nodes: nodes, start: start, finish: finish, cost: cost})
 				}
 			}
 		}
 		if len(os) == 0 {
 			return 0, false
 		}
+		slices.SortStableFunc(os, func(a, b gangOption) int { return cmp.Compare(a.cost, b.cost) })
 		opts = append(opts, os)
 	}
 	monthly := make([]float64, len(p.Offers))
@@ -232,40 +258,67 @@ func bruteGangs(t *testing.T, p placement.Problem) (float64, bool) {
 			monthly[k] = terms.FixedPerNode.InexactFloat64()
 		}
 	}
-	best, found := math.Inf(1), false
-	pick := make([]int, len(opts))
-	var walk func(i int)
-	walk = func(i int) {
-		if i < len(opts) {
-			for j := range opts[i] {
-				pick[i] = j
-				walk(i + 1)
+	// busiest is the most nodes of offer k the chosen runs hold at once
+	// within [from, to): at one of the moments a run starts, or at from.
+	busiest := func(chosen []gangOption, k int, from, to time.Duration) int {
+		most := 0
+		for _, at := range chosen {
+			m := max(at.start, from)
+			if at.offer != k || m >= to {
+				continue
 			}
-			return
+			n := 0
+			for _, x := range chosen {
+				if x.offer == k && x.start <= m && m < x.finish {
+					n += x.nodes
+				}
+			}
+			most = max(most, n)
 		}
+		return most
+	}
+	// fixed is the reserved nodes' cost of the chosen runs, -1 when they
+	// exceed a stock.
+	fixed := func(chosen []gangOption) float64 {
 		cost := 0.0
 		for k, o := range p.Offers {
+			if lim := o.Availability.MaxNodes; lim > 0 && busiest(chosen, k, 0, p.Assumptions.Horizon) > lim {
+				return -1
+			}
+			if monthly[k] == 0 {
+				continue
+			}
 			for m := range months {
-				nodes := 0
-				for g, j := range pick {
-					if x := opts[g][j]; x.offer == k && x.first <= m && m <= x.last {
-						nodes += x.nodes
-					}
-				}
-				if lim := o.Availability.MaxNodes; lim > 0 && nodes > lim {
-					return
-				}
-				cost += float64(nodes) * monthly[k]
+				from := time.Duration(m) * provider.Month
+				cost += float64(busiest(chosen, k, from, from+provider.Month)) * monthly[k]
 			}
 		}
-		for g, j := range pick {
-			cost += opts[g][j].cost
+		return cost
+	}
+	// least[i] is the least own cost of gangs i and after: a bound.
+	least := make([]float64, len(opts)+1)
+	for i := len(opts) - 1; i >= 0; i-- {
+		least[i] = least[i+1] + opts[i][0].cost
+	}
+	best, found := math.Inf(1), false
+	chosen := make([]gangOption, 0, len(opts))
+	var walk func(i int, own float64)
+	walk = func(i int, own float64) {
+		f := fixed(chosen)
+		if f < 0 || own+f+least[i] >= best*(1+1e-12) {
+			return
 		}
-		if cost < best {
-			best, found = cost, true
+		if i == len(opts) {
+			best, found = own+f, true
+			return
+		}
+		for _, x := range opts[i] {
+			chosen = append(chosen, x)
+			walk(i+1, own+x.cost)
+			chosen = chosen[:len(chosen)-1]
 		}
 	}
-	walk(0)
+	walk(0, 0)
 	return best, found
 }
 

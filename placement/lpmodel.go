@@ -75,12 +75,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 		}
 	}
 	// gangAt[k] are the gang runs on offer k with their columns.
-	type gangUse struct {
-		j    int
-		r    *gangRun
-		held float64
-	}
-	gangAt := map[int][]gangUse{}
+	gangAt := map[int][]gangCol{}
 	for _, w := range pl.ws {
 		wd := &in.ws[w]
 		if wd.gang {
@@ -88,9 +83,13 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			for i := range wd.runs {
 				r := &wd.runs[i]
 				k := in.pairs[r.q].k
-				cols[i] = b.AddIntCol(fmt.Sprintf("g_%d_%d_%d_%d", wd.idx, in.os[k].idx, r.gpus, r.first), r.cost, 0, 1)
+				name := fmt.Sprintf("g_%d_%d_%d_%d", wd.idx, in.os[k].idx, r.gpus, r.first)
+				if r.seq > 0 {
+					name += "_" + itoa(r.seq)
+				}
+				cols[i] = b.AddIntCol(name, r.cost, 0, 1)
 				cost(cols[i], r.cost)
-				gangAt[k] = append(gangAt[k], gangUse{cols[i], r, in.gangHeld(r)})
+				gangAt[k] = append(gangAt[k], gangCol{cols[i], r, in.gangHeld(r)})
 			}
 			pm.gangCol[w] = cols
 			continue
@@ -182,6 +181,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 		if !od.committed && math.IsInf(od.stock, 1) {
 			continue
 		}
+		gangs := in.holdGangs(&b, k, gangAt[k]) // gang.go: the runs' GPUs held in each stretch
 		rows := make([]int, T)
 		for t := range T {
 			rows[t] = -1
@@ -193,14 +193,9 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 				}
 			}
 			most := b.sumUpper(cols)
-			// A gang holds its nodes in every slice of the stretches its
-			// run spans.
-			for _, g := range gangAt[k] {
-				if s := in.seg[t]; g.r.first <= s && s <= g.r.last {
-					cols, vals = append(cols, g.j), append(vals, g.held)
-					most += g.held
-				}
-			}
+			// Gangs hold their nodes in every slice of a stretch: the most
+			// their runs hold at once in it.
+			cols, vals, most = gangs.slice(in.seg[t], cols, vals, most)
 			if len(cols) == 0 {
 				continue
 			}
@@ -500,16 +495,9 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 			if x[j] <= 0.5 {
 				continue
 			}
-			// The run holds its nodes in every slice of its stretches.
 			r := &in.ws[w].runs[i]
-			u := make([]float64, len(in.hours))
-			for t := range u {
-				if s := in.seg[t]; r.first <= s && s <= r.last {
-					u[t] = in.gangHeld(r)
-				}
-			}
 			sol.gang[w] = i
-			sol.used[r.q], sol.use[r.q] = true, u
+			sol.used[r.q], sol.use[r.q] = true, in.gangSlices(r)
 		}
 	}
 	for k, cols := range pm.nCols {

@@ -55,6 +55,9 @@ type wdata struct {
 	// over time); runs are the ways it may run.
 	gang bool
 	runs []gangRun
+	// dropped says the gang is left out of its pool's plan, which cannot
+	// fit it (withoutGangs; it is in instance.unplaced).
+	dropped bool
 }
 
 // odata is one offer some workload can use.

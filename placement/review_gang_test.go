@@ -96,12 +96,12 @@ func TestReviewGangSetupCounts(t *testing.T) {
 
 // TestReviewGangSizeFromRange: a job of 64·240 GPU-hours with sizes 32–128
 // due in 8 days needs at least 80 GPUs. The offer has 10 nodes of stock (80
-// GPUs): the only feasible size is 80. Finding: with more than 12
-// whole-node sizes only the ends and powers of two (32, 64, 128) are tried,
-// 128 exceeds the stock, and the job is reported unplaced with ErrDeadline
-// ("finishes at 240h at the earliest") though 80 GPUs finish at day 8.
+// GPUs): the only feasible size is 80. Was a finding, fixed: with more
+// than 12 whole-node sizes only the ends and powers of two (32, 64, 128)
+// were tried, 128 exceeds the stock, and the job was reported unplaced with
+// ErrDeadline ("finishes at 240h at the earliest") though 80 GPUs finish at
+// day 8; every whole-node size within the stock is tried now.
 func TestReviewGangSizeFromRange(t *testing.T) {
-	t.Skip("finding: a gang-size range of more than 12 whole-node sizes tries only its ends and powers of two; a feasible size (80 of 32–128 under a 10-node stock) is missed and the job is wrongly unplaced with ErrDeadline")
 	w := pretrain("train", 64, 10, 8*day+time.Hour)
 	w.GangSizes = workload.GangSizes{MinGPUs: 32, MaxGPUs: 128}
 	plan, err := placement.Solve(context.Background(), rvGangProblem(bare(), w, fabric(onDemand("od", "50", 8, 10))))
@@ -116,14 +116,14 @@ func TestReviewGangSizeFromRange(t *testing.T) {
 	}
 }
 
-// TestReviewGangEpochUses is a finding: a gang on pay-as-you-go capacity
-// runs (and is billed) 64 GPUs × 240 h = 15 360 GPU-hours, but the plan's
-// per-stretch report (Epoch.Uses, Epoch.Slices, the JSON chart data) shows
-// its 64 GPUs for the whole stretch it starts in: 38 400 GPU-hours over
-// days 0–25 (the stretch before the other offer's lead time), 522 240 when
-// it runs in days 25–35 of the stretch 25–365.
+// TestReviewGangEpochUses was a finding, fixed: a gang on pay-as-you-go
+// capacity runs (and is billed) 64 GPUs × 240 h = 15 360 GPU-hours, but the
+// plan's per-stretch report (Epoch.Uses, Epoch.Slices, the JSON chart data)
+// showed its 64 GPUs for the whole stretch it starts in: 38 400 GPU-hours
+// over days 0–25 (the stretch before the other offer's lead time), 522 240
+// when it runs in days 25–35 of the stretch 25–365. Each stretch reports
+// the run's GPU-hours in it now.
 func TestReviewGangEpochUses(t *testing.T) {
-	t.Skip("finding: Epoch.Uses and Epoch.Slices report a pay-as-you-go gang's GPUs over its whole stretch, not its run: 38 400 / 522 240 GPU-hours per stretch for a 15 360 GPU-hour run")
 	cheap := fabric(onDemand("cheap", "40", 8, 0))
 	cheap.Availability.LeadTime = 25 * day
 	dear := fabric(onDemand("dear", "50", 8, 0))
@@ -177,15 +177,16 @@ func TestReviewGangOnCommitted(t *testing.T) {
 	}
 }
 
-// TestReviewGangsTakeTurns is a finding: two 64-GPU, 10-day gangs due by
-// day 100 on one offer of 8 nodes' stock can run one after the other (days
-// 0–10 and 10–20; 2 × 96 000). With monthly epochs the plan does so (192
-// 000, months 0 and 1). With yearly epochs each run holds its 8 nodes for
-// the whole year-long stretch, and Solve fails for the whole portfolio
-// (ErrInfeasible: "the LP relaxation is infeasible") — neither a plan with
-// both, nor one placed and one in Plan.Unplaced with its reason.
+// TestReviewGangsTakeTurns was a finding, fixed: two 64-GPU, 10-day gangs
+// due by day 100 on one offer of 8 nodes' stock can run one after the
+// other (days 0–10 and 10–20; 2 × 96 000). With monthly epochs the plan
+// does so (192 000, months 0 and 1). With yearly epochs each run held its 8
+// nodes for the whole year-long stretch, and Solve failed for the whole
+// portfolio (ErrInfeasible: "the LP relaxation is infeasible") — neither a
+// plan with both, nor one placed and one in Plan.Unplaced with its reason.
+// Runs hold their nodes over [start, finish) now, starting on a grid within
+// the stretch (TestGangsTakeTurns).
 func TestReviewGangsTakeTurns(t *testing.T) {
-	t.Skip("finding: two gangs that can take turns on limited stock within one stretch make Solve fail with ErrInfeasible instead of scheduling them (or reporting one unplaced)")
 	p := rvGangProblem(bare(), pretrain("a", 64, 10, 100*day), fabric(onDemand("od", "50", 8, 8)))
 	p.Workloads = append(p.Workloads, pretrain("b", 64, 10, 100*day))
 	plan, err := placement.Solve(context.Background(), p)

@@ -255,6 +255,9 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	switch r.Status {
 	case lp.Optimal:
 	case lp.Infeasible:
+		if sol, ok, err := st.withoutGangs(ctx, pl, pm); ok { // gangmodel.go
+			return sol, err
+		}
 		return nil, in.infeasible(pl, errors.New("the LP relaxation is infeasible"))
 	default:
 		return nil, fmt.Errorf("%w: LP relaxation ended %s", ErrSolver, r.Status)
@@ -268,7 +271,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	}
 	// A first plan: the relaxation's integers rounded up, the rest
 	// re-optimised; enough when it is within the gap.
-	x, inc, err := st.roundAndFix(ctx, &relax, p, r)
+	x, inc, err := st.roundAndFix(ctx, &relax, p, r, pm.runGroups())
 	if err != nil && x == nil {
 		return nil, err
 	}
@@ -305,6 +308,9 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 		bound = max(bound, min(b, inc))
 	}
 	if mr.Status == lp.Infeasible && x == nil {
+		if sol, ok, err := st.withoutGangs(ctx, pl, pm); ok { // gangmodel.go
+			return sol, err
+		}
 		return nil, in.infeasible(pl, errors.New("no integer plan"))
 	}
 	if x == nil {
@@ -337,11 +343,14 @@ func solverErr(err error) error {
 
 // roundAndFix turns the relaxation's solution into a feasible MILP point:
 // it rounds every integer column up (a binary to 1 where it is positive),
-// re-solves the relaxation with those values as upper bounds until the
-// rounding is stable, and solves the LP with the integers fixed. It returns
-// the point and its objective (nil, +Inf when the rounded plan is
-// infeasible, as a budget can make it).
-func (st *solveState) roundAndFix(ctx context.Context, relax, p *lp.Problem, r lp.Result) ([]float64, float64, error) {
+// except that of each group of binaries summing to one (a gang's runs,
+// groups) the largest alone is set to 1 (pickRuns; repairRuns when the
+// chosen runs need more capacity or do not fit together), re-solves the
+// relaxation with those values as upper bounds until the rounding is
+// stable, and solves the LP with the integers fixed. It returns the point
+// and its objective (nil, +Inf when the rounded plan is infeasible, as a
+// budget can make it).
+func (st *solveState) roundAndFix(ctx context.Context, relax, p *lp.Problem, r lp.Result, groups [][]int) ([]float64, float64, error) {
 	if p.Integer == nil {
 		return r.X, r.Objective, nil
 	}
@@ -368,15 +377,25 @@ func (st *solveState) roundAndFix(ctx context.Context, relax, p *lp.Problem, r l
 				work.ColUpper[j], changed = u, true
 			}
 		}
+		if len(groups) > 0 { // one run per gang
+			pickRuns(groups, x, work.ColLower, work.ColUpper)
+			changed = true
+		}
 		if !changed {
 			break
 		}
 		rr, err := lp.Solve(ctx, &work, lp.Options{Basis: basis})
 		st.stats.Iterations += rr.Iterations
+		if err == nil && rr.Status != lp.Optimal && len(groups) > 0 {
+			rr, err = st.repairRuns(ctx, &work, p, groups, basis)
+		}
 		if err != nil {
 			return nil, math.Inf(1), solverErr(err)
 		}
 		if rr.Status != lp.Optimal {
+			if len(groups) > 0 {
+				return nil, math.Inf(1), nil
+			}
 			break
 		}
 		x, basis = rr.X, rr.Basis

@@ -138,33 +138,13 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 	}
 	d := &demand{slices: sl, circular: circular, periods: horizon.Hours() / span.Hours(),
 		sliceHours: (span / time.Duration(n)).Hours()}
-	d.peaks = make([]float64, n)
-	var riseAt []int
-	for i, s := range sl {
-		d.peaks[i] = s.Peak
-		prev := -1.0
-		switch {
-		case i > 0:
-			prev = sl[i-1].Peak
-		case circular:
-			prev = sl[n-1].Peak
-		}
-		if s.Peak > prev {
-			d.riseFrom = append(d.riseFrom, prev)
-			d.riseTo = append(d.riseTo, s.Peak)
-			riseAt = append(riseAt, i)
-		}
-	}
-	d.firstRises(riseAt)
+	d.index()
 	// The slices carry capacity at the step's resolution; the mean GPU use
 	// is the curve's own, so that a period of a few steps or less (9 min at
 	// 5-min steps) is not priced at the mean of a handful of samples.
 	if d.mean, err = workload.Mean(w.Demand, horizon); err != nil {
 		return nil, fmt.Errorf("tco: service %s: %w", quoted(w.Name), err)
 	}
-	slices.Sort(d.peaks)
-	slices.Sort(d.riseFrom)
-	slices.Sort(d.riseTo)
 	p.demand = d
 	return p, nil
 }
@@ -239,44 +219,6 @@ func (p *Prepared) check() error {
 		return fmt.Errorf("tco: %w", ErrNotPrepared)
 	}
 	return nil
-}
-
-// firstRises fills levels and firstRise from the rises, in chronological
-// order, that start at the slices riseAt (riseFrom and riseTo not sorted
-// yet): each level takes the first rise that covers it, found with a
-// disjoint-set forest (path compression) over the levels still unassigned,
-// so that each level is assigned once: O((rises + levels) · log levels) at
-// worst, and for the prepared workload, not for each offer.
-func (d *demand) firstRises(riseAt []int) {
-	d.levels = slices.Clone(d.peaks)
-	slices.Sort(d.levels)
-	d.levels = slices.Compact(d.levels)
-	d.firstRise = make([]int, len(d.levels))
-	next := make([]int, len(d.levels)+1) // next[j]: the first unassigned level ≥ j
-	for j := range next {
-		next[j] = j
-	}
-	find := func(j int) int {
-		root := j
-		for next[root] != root {
-			root = next[root]
-		}
-		for next[j] != root { // path compression
-			next[j], j = root, next[j]
-		}
-		return root
-	}
-	for j := range d.firstRise {
-		d.firstRise[j] = -1
-	}
-	for r, at := range riseAt {
-		from, to := d.riseFrom[r], d.riseTo[r]
-		lo := sort.Search(len(d.levels), func(j int) bool { return d.levels[j] > from })
-		for j := find(lo); j < len(d.levels) && d.levels[j] <= to; j = find(j) {
-			d.firstRise[j] = at
-			next[j] = j + 1
-		}
-	}
 }
 
 // levelRuns turns the sampled demand into runs on nodes of gpn GPUs for a

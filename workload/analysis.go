@@ -153,13 +153,54 @@ func Sample(c Curve, horizon time.Duration, n int) (Profile, error) {
 }
 
 // sampleRange samples c at the midpoints of n equal slices of
-// [from, from+length) without validating c.
+// [from, from+length) without validating c: sampleEach's values and error,
+// computed by a sampler.
 func sampleRange(c Curve, from, length time.Duration, n int) ([]float64, error) {
-	return sampleInto(make([]float64, n), c, from, length)
+	vals := make([]float64, n)
+	if n <= 0 {
+		return vals, nil
+	}
+	g := grid{n: n, lo: from, hi: from + max(length-1, 0)}
+	if length%time.Duration(n) == 0 {
+		g.step = length / time.Duration(n)
+		g.t0 = from + g.step/2
+	}
+	batch := min(n, samplerBatch)
+	s := newSampler(c, g, batch)
+	ts := make([]time.Duration, batch)
+	for k0 := 0; k0 < n; k0 += batch {
+		k1 := min(n, k0+batch)
+		for k := k0; k < k1; k++ {
+			if g.step > 0 {
+				ts[k-k0] = g.t0 + time.Duration(k)*g.step
+			} else {
+				ts[k-k0] = sampleTime(from, length, k, n)
+			}
+		}
+		s.fill(k0, ts[:k1-k0], vals[k0:k1])
+	}
+	for k, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return nil, checkDemand(v, sampleTime(from, length, k, n))
+		}
+	}
+	return vals, nil
 }
 
-// sampleInto is sampleRange into vals, one sample per element.
-func sampleInto(vals []float64, c Curve, from, length time.Duration) ([]float64, error) {
+// samplerBatch is the number of samples a sampler evaluates at once.
+const samplerBatch = 512
+
+// sampleTime returns the midpoint of slice k of n equal slices of
+// [from, from+length), as sampleEach computes it.
+func sampleTime(from, length time.Duration, k, n int) time.Duration {
+	start, end := sliceStart(length, k, n), sliceStart(length, k+1, n)
+	return from + start + (end-start)/2
+}
+
+// sampleEach is sampleRange into vals (one sample per element), asking c.At
+// for each sample in turn: the straightforward path, which the tests hold
+// sampleRange and Discretize to.
+func sampleEach(vals []float64, c Curve, from, length time.Duration) ([]float64, error) {
 	n := len(vals)
 	start := time.Duration(0)
 	for i := range vals {
@@ -309,6 +350,17 @@ func (s Slice) Hours() float64 { return hours(s.Length) }
 // pass its Period (a week for Weekly) so that the slices represent every
 // repetition.
 func Discretize(c Curve, period time.Duration, n int) ([]Slice, error) {
+	return DiscretizeFrom(c, 0, period, n)
+}
+
+// DiscretizeFrom is Discretize of c read from offset on: the slices of
+// [offset, offset+period) of c, each Start measured from offset — those of
+// the curve t ↦ c.At(offset + t), read as Shift{c, offset} reads it. It
+// validates c itself (a shift adds no curve to its tree), so any valid
+// curve may be read from any offset; where offset + t is beyond the range
+// of time.Duration an aperiodic curve gives NaN and an error. With offset
+// 0 it is Discretize.
+func DiscretizeFrom(c Curve, offset, period time.Duration, n int) ([]Slice, error) {
 	if n < 1 || n > MaxSamples {
 		return nil, fieldErr("slices", n, ErrOutOfRange, fmt.Sprintf("must be in [1, %d]", MaxSamples))
 	}
@@ -319,12 +371,77 @@ func Discretize(c Curve, period time.Duration, n int) ([]Slice, error) {
 		return nil, fieldErr("slices", n, ErrOutOfRange, "more slices than nanoseconds in the period")
 	}
 	sub := max(1, min(defaultSlices(period)/n, MaxSamples/n))
+	if offset != 0 {
+		c = Shift{Curve: c, Offset: offset}
+	}
+	if out, ok := discretize(c, period, n, sub); ok {
+		return out, nil
+	}
+	return discretizeEach(c, period, n, sub)
+}
+
+// discretize is Discretize's slices computed by a sampler over all the
+// sub-samples at once; ok is false when a sample is not a valid demand
+// (discretizeEach then reports it). Each slice's mean and peak are those of
+// its sub-samples in a buffer allocated as discretizeEach's, so that they
+// are summed (gonum's floats.Sum, whose order depends on alignment) alike.
+func discretize(c Curve, period time.Duration, n, sub int) ([]Slice, bool) {
+	g := grid{n: n * sub, hi: period - 1}
+	P, N, S := period, time.Duration(n), time.Duration(sub)
+	if P%N == 0 && (P/N)%S == 0 { // every sub-sample as long: t_k = (k + ½)·step
+		g.step = P / N / S
+		g.t0 = g.step / 2
+		g.lo = g.t0
+	}
+	per := max(1, min(n, samplerBatch/sub)) // slices per batch
+	s := newSampler(c, g, per*sub)
+	ts := make([]time.Duration, per*sub)
+	vals := make([]float64, per*sub)
+	buf := make([]float64, sub)
+	out := make([]Slice, n)
+	for i0 := 0; i0 < n; i0 += per {
+		i1 := min(n, i0+per)
+		k := 0
+		for i := i0; i < i1; i++ {
+			if g.step > 0 {
+				for j := range sub {
+					ts[k] = g.t0 + time.Duration(i*sub+j)*g.step
+					k++
+				}
+				continue
+			}
+			start, end := sliceStart(period, i, n), sliceStart(period, i+1, n)
+			for j := range sub {
+				ts[k] = sampleTime(start, end-start, j, sub)
+				k++
+			}
+		}
+		s.fill(i0*sub, ts[:k], vals[:k])
+		for i := i0; i < i1; i++ {
+			copy(buf, vals[(i-i0)*sub:])
+			for _, v := range buf {
+				if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+					return nil, false
+				}
+			}
+			p := Profile{Values: buf}
+			start, end := sliceStart(period, i, n), sliceStart(period, i+1, n)
+			out[i] = Slice{Start: start, Length: end - start, Demand: p.Mean(), Peak: p.Peak()}
+		}
+	}
+	return out, true
+}
+
+// discretizeEach is Discretize sampling each slice in turn with sampleEach:
+// the straightforward path, which reports the first slice whose sample is
+// not a valid demand.
+func discretizeEach(c Curve, period time.Duration, n, sub int) ([]Slice, error) {
 	out := make([]Slice, n)
 	var errs []error
 	buf := make([]float64, sub)
 	for i := range out {
 		start, end := sliceStart(period, i, n), sliceStart(period, i+1, n)
-		vals, err := sampleInto(buf, c, start, end-start)
+		vals, err := sampleEach(buf, c, start, end-start)
 		p := Profile{Horizon: end - start, Values: vals}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("slice %d at %v: %w", i, start, err))

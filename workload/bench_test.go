@@ -63,3 +63,29 @@ func BenchmarkMeanGrowthPeriodic(b *testing.B) {
 		}
 	}
 }
+
+// benchmarkDiscretize measures Discretize of c over period in n slices.
+func benchmarkDiscretize(b *testing.B, c Curve, period time.Duration, n int) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Discretize(c, period, n); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "slices/s")
+}
+
+// BenchmarkDiscretizeGrowthThreeYears is a diurnal service growing 35 % a
+// year over three years in hourly slices (twelve sub-samples each), as
+// tco.Prepare samples it for placement over time.
+func BenchmarkDiscretizeGrowthThreeYears(b *testing.B) {
+	c := Growth{Base: Scale{Diurnal{Mean: 0.55, Amplitude: 0.3, PeakHour: 14}, 1 / 2.46}, RatePerYear: 0.35, Compound: true}
+	benchmarkDiscretize(b, c, 3*8760*time.Hour, 3*8760)
+}
+
+// BenchmarkDiscretizeShiftedWeek is one week of the same curve read from
+// its 400th day on, in hourly slices: one repetition placement samples.
+func BenchmarkDiscretizeShiftedWeek(b *testing.B) {
+	c := Growth{Base: Scale{Diurnal{Mean: 0.55, Amplitude: 0.3, PeakHour: 14}, 1 / 2.46}, RatePerYear: 0.35, Compound: true}
+	benchmarkDiscretize(b, Shift{c, 400 * Day}, Week, 168)
+}
