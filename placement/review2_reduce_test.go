@@ -21,9 +21,9 @@ import (
 // limit), and over time (two epochs, lead times on one unlimited offer).
 func TestReview2ReductionsUnderOptions(t *testing.T) {
 	bin := cbcPath(t)
-	n := 1 // seed 0 both ways: ~5 s; raise n to explore (4 seeds passed, 22 s)
+	seeds := []uint64{3} // the cheapest; seeds 0..3 all passed (≈ 25 s on a loaded machine)
 	ctx := context.Background()
-	for seed := range uint64(n) {
+	for _, seed := range seeds {
 		for _, overTime := range []bool{false, true} {
 			p := reducible(seed+700, seed%2 == 1)
 			p.Offers = append(p.Offers, spot("spot-big", "6", 8, 0, 0.002), spot("spot-res", "5", 4, 0, 0))
