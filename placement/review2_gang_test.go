@@ -2,6 +2,7 @@ package placement_test
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 
@@ -78,5 +79,49 @@ func TestReview2GangSubNodeRange(t *testing.T) {
 	t.Logf("range 2..4: gang %+v total %v; oracle 4 GPUs: total %v", plan.Assignments[0].Gang, plan.Total, plan4.Total)
 	if plan.Total.GreaterThan(plan4.Total) {
 		t.Fatalf("range 2..4 costs %v, more than 4 GPUs alone (%v), a size within the range", plan.Total, plan4.Total)
+	}
+}
+
+// TestReview2GangSizeBruteForce: a gang with a range of sizes (4..12, both
+// ends whole nodes of every offer) costs what the cheapest of its sizes
+// costs alone, each solved as a job of that many GPUs without a range
+// (brute force over the sizes), on an unlimited on-demand offer of single
+// GPUs and a limited reservation of 2-GPU nodes, at deadlines from loose
+// to tight.
+func TestReview2GangSizeBruteForce(t *testing.T) {
+	day := 24 * time.Hour
+	offers := []provider.Offer{fabric(onDemand("od1", "5", 1, 0)), fabric(reserved("res2", "3", 2, 4)), fabric(monthly("mon4", "4", 4, 2)), fabric(monthly("mon8", "9", 8, 1))}
+	for _, deadline := range []time.Duration{55 * day, 30 * day, 12 * day} {
+		w := pretrain("job", 8, 10, deadline) // 80 GPU-days of work
+		best, bestG := -1.0, 0
+		for g := 4; g <= 12; g++ {
+			wg := w
+			wg.GPUs = g
+			wg.WorkGPUHours = w.WorkGPUHours
+			plan := solveGang(t, wg, offers, 60*day)
+			if len(plan.Unplaced) > 0 {
+				continue
+			}
+			if v := f64(plan.Total); best < 0 || v < best {
+				best, bestG = v, g
+			}
+		}
+		w.GangSizes = workload.GangSizes{MinGPUs: 4, MaxGPUs: 12}
+		plan := solveGang(t, w, offers, 60*day)
+		if best < 0 {
+			if len(plan.Unplaced) == 0 {
+				t.Errorf("deadline %v: no size fits alone, the range is placed: %+v", deadline, plan.Assignments[0].Gang)
+			}
+			continue
+		}
+		if len(plan.Unplaced) > 0 {
+			t.Errorf("deadline %v: unplaced %v; %d GPUs alone cost %g", deadline, plan.Unplaced[0].Err, bestG, best)
+			continue
+		}
+		got := f64(plan.Total)
+		t.Logf("deadline %v: range %g (%+v); brute force %d GPUs %g", deadline, got, plan.Assignments[0].Gang, bestG, best)
+		if math.Abs(got-best) > 1e-6*max(1, best) {
+			t.Errorf("deadline %v: range costs %g, the best size alone (%d GPUs) %g", deadline, got, bestG, best)
+		}
 	}
 }

@@ -8,8 +8,8 @@ import (
 
 // TestReview2SamplerEdges holds the sampler to sampleEach (At for each
 // sample) and Discretize to discretizeEach, bit for bit, on fixed cases at
-// the edges: MaxSamples samples of compound growth over two centuries
-// (fixedPow's exponents up to 200, at ≈ 2²⁰ different fractional parts),
+// the edges: 2¹⁹ samples of compound growth over two centuries
+// (fixedPow's exponents up to 200, at ≈ 2¹⁹ different fractional parts),
 // linear decline through zero, periodic sub-curves under shifts at odd
 // nanosecond offsets (tables on a grid whose t0 is not a multiple of the
 // period), −0 and NaN constants in sums, a Steps cycle of 7 ns.
