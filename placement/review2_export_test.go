@@ -49,3 +49,23 @@ func TestReview2ModelWithLeftOutGang(t *testing.T) {
 		t.Fatalf("Model(p): status %v objective %g; Solve's total %v", r.Status, r.Objective, plan.Total)
 	}
 }
+
+// TestReview2FewestLeftOut: on two nodes of stock, gang A needs both for 20
+// days, B and C one each for 20 days, all due by day 30: A alone or B and C
+// together fit. The fewest left out is A alone (one gang, not two): the
+// count comes before the cost (keeping A alone would cost the same here).
+func TestReview2FewestLeftOut(t *testing.T) {
+	day := 24 * time.Hour
+	a := bare()
+	a.Horizon = 60 * day
+	p := placement.Problem{Workloads: []workload.Workload{pretrain("A", 16, 20, 30*day), pretrain("B", 8, 20, 30*day), pretrain("C", 8, 20, 30*day)},
+		Offers: []provider.Offer{fabric(onDemand("od", "40", 8, 2))}, Assumptions: a,
+		Options: placement.Options{OverTime: true, Epoch: provider.Month, Period: day, Slices: 2}}
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Unplaced) != 1 || plan.Unplaced[0].Workload != "A" {
+		t.Fatalf("unplaced %+v, want A alone", plan.Unplaced)
+	}
+}
