@@ -125,3 +125,34 @@ func TestReview2GangSizeBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestReview2GangWideRange: a range of 8..1024 GPUs on 8-GPU monthly
+// nodes (128 node counts) keeps maxGangSizes = 64 evenly spaced counts, 1,
+// 3, 5, … (and the nominal 1): 2 nodes are not among them. The job needs
+// 16 GPUs (2 nodes, 20 days) to meet its deadline of day 25; 8 GPUs take 40
+// days. Oracle: GPUs = 16 without a range, 2 nodes for a month.
+//
+// Numbers: the range runs 24 GPUs on 3 nodes, total 21900; 16 GPUs alone
+// 14600 (the range is 50 % dearer). Documented as an approximation
+// ("evenly spaced sizes stand for the rest"), but the plan is then not the
+// least-cost size the issue asks for, and nothing reports the gap.
+func TestReview2GangWideRange(t *testing.T) {
+	t.Skip("finding: beyond 64 node counts the gang size grid is evenly spaced and can miss the cheapest size that meets the deadline (8..1024: 24 GPUs at 21900 instead of 16 at 14600)")
+	day := 24 * time.Hour
+	offers := []provider.Offer{fabric(monthly("mon", "10", 8, 0))}
+	w := pretrain("job", 16, 20, 25*day)
+	oracle := solveGang(t, w, offers, 60*day)
+	if len(oracle.Unplaced) > 0 {
+		t.Fatalf("oracle unplaced: %v", oracle.Unplaced[0].Err)
+	}
+	w.GPUs = 8
+	w.GangSizes = workload.GangSizes{MinGPUs: 8, MaxGPUs: 1024}
+	plan := solveGang(t, w, offers, 60*day)
+	if len(plan.Unplaced) > 0 {
+		t.Fatalf("unplaced: %v", plan.Unplaced[0].Err)
+	}
+	t.Logf("range: %+v total %v; oracle 16 GPUs: %+v total %v", plan.Assignments[0].Gang, plan.Total, oracle.Assignments[0].Gang, oracle.Total)
+	if plan.Total.GreaterThan(oracle.Total) {
+		t.Fatalf("range costs %v, 16 GPUs alone (in the range) %v", plan.Total, oracle.Total)
+	}
+}
