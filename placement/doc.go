@@ -163,8 +163,13 @@
 // by the deadline alone (the smallest of equal costs). The moments τ ≥ L_k are every stretch start and
 // every multiple of a grid step, max(epoch/12, P, H/96) (a month of a
 // yearly epoch); on unlimited pay-as-you-go only the first (waiting never
-// helps there). A run holds h_ρ = ⌈G/g_k⌉·g_k GPUs over [τ, f_ρ): gangs take
-// turns on the same nodes within a stretch. Nodes do not change within a
+// helps there). On an offer only one gang runs on, of the runs meeting the
+// same stretches only those no other holds fewer nodes at less cost are
+// kept (exact: nothing else tells them apart); on one gangs share, a gang
+// has at most 160 runs (sizes times moments, whatever its deadline) —
+// beyond, 8 evenly spaced sizes, then every m-th moment of the grid with
+// the stretch starts. A run holds h_ρ = ⌈G/g_k⌉·g_k GPUs over [τ, f_ρ):
+// gangs take turns on the same nodes within a stretch. Nodes do not change within a
 // stretch, and the other workloads' use is a representative period, so in
 // each stretch σ the gangs on k hold at most a column P_kσ, the most they
 // hold at once — at least what the runs holding their nodes hold at every
@@ -211,18 +216,42 @@
 // is its special case without binding stock. Other pools are MILPs: the LP
 // relaxation is solved by placement/lp's dual simplex (the proven bound and
 // the duals); its integers rounded up and the rest re-optimised give a
-// first plan, kept when it is within Options.Gap; otherwise the MILP goes
-// to lp.Solve's branch-and-bound, warm-started at the relaxation's basis,
-// or with Options.Solver = CBC to an external cbc on the exported model,
-// and the better plan and the better bound are kept. The first plan is
+// first plan, and when that is not within Options.Gap a dive gives another
+// (the fractional integer nearest a whole value bounded in its rounding
+// direction, the relaxation re-solved warm, until it is integral; the
+// opposite bound where one is infeasible); the better is kept when it is
+// within Options.Gap; otherwise the MILP goes to lp.Solve's
+// branch-and-bound, warm-started at the relaxation's basis with the first
+// plan as its incumbent (lp.Options.Start), or with Options.Solver = CBC to
+// an external cbc on the exported model, and the better plan and the
+// better bound are kept. The first plan is
 // what a limit or a cancellation returns when the MILP solver found none.
 // Rounding up never breaks a constraint but a budget; of a gang's runs the
 // largest alone is chosen (with the capacity it needs, or by a dive when
-// the chosen runs do not fit together). Before modelling, a
-// pay-as-you-go pair that another pair of
-// the same workload dominates (unlimited, no dearer per unit of work, no
-// dearer one-off, no per-offer cost, not interruptible where it matters) is
-// left out: moving its use to the dominating pair never costs more.
+// the chosen runs do not fit together). A plan's LP with its
+// integers fixed is solved without the uses they rule out (pairs not
+// placed, offers without nodes), from scratch.
+//
+// The model is reduced exactly before it is solved or exported (the
+// optimum is the same; the full model is what the equations above say
+// term by term). A pay-as-you-go pair that another pair of the same
+// workload dominates (unlimited, no dearer per unit of work, no dearer
+// one-off, no per-offer cost, not interruptible where it matters) is left
+// out: moving its use to the dominating pair never costs more. Without
+// planning over time, a committed offer that another dominates (unlimited
+// stock, nodes of as many GPUs, a fixed cost per node no higher, no
+// per-offer cost, and for every workload that can use it the same
+// workload's pair no dearer per unit of work, no dearer one-off, at least as
+// fast) is left out with its pairs: its nodes and uses move to the other.
+// A job's use of unlimited pay-as-you-go offers (existing from the same
+// slice) is one column h_wk of GPU-hours, Σ_t Δ_t·r_wt·x_wkt: it meets no
+// capacity row and every other row takes it in proportion, so only the
+// width ties it to the slices, and one row keeps it within what the job's
+// other uses leave of its width,
+//
+//	Σ_{k agg} h_wk + Σ_t Δ_t·r_wt·Σ_{k other} x_wkt ≤ GPUs_w·Σ_t Δ_t·r_wt;
+//
+// the plan spreads it back over the slices in proportion to that room.
 //
 // Marginal values come from the relaxation's duals: the saving of one more
 // node of stock (minus the reduced cost of n_k at its bound; the stock rows'

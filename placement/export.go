@@ -11,21 +11,29 @@ import (
 // pools' optima). Columns are named n_<offer> (nodes of committed capacity,
 // integer), z_<offer> (per-offer cost paid, binary), y_<workload>_<offer>
 // (placement with its one-off cost, binary) and x_<workload>_<offer>_<slice>
-// (GPUs used in the slice), with workloads and offers by their index in the
-// problem; rows demand_, work_, width_, cap_, link_, peroffer_, used_,
-// spot_ and budget (see the package comment). Over time the slices are
+// (GPUs used in the slice) — or h_<workload>_<offer> (a job's GPU-hours on
+// unlimited pay-as-you-go capacity) — with workloads and offers by their
+// index in the problem; rows demand_, work_, width_, widthh_ (a job's width
+// over its GPU-hours), cap_, link_, peroffer_, used_, spot_ and budget (see
+// the package comment; the model is reduced exactly as it says). Over time the slices are
 // numbered through the stretches, a commitment is n_<offer>_<stretch> (the
 // stretch it starts in), a gang's run g_<workload>_<offer>_<GPUs>_<stretch>
 // (binary; _<n> added for its n-th later start in the stretch), the most
 // GPUs gangs hold at once gh_<offer>_<stretch>, and rows gang_ (one run per
 // gang), ghold_ (the gangs holding their nodes at a moment) and hold_ (the
-// stock shared by overlapping commitments) join them. Workloads in Plan.Unplaced are
-// not in it.
+// stock shared by overlapping commitments) join them. Workloads in
+// Plan.Unplaced are not in it, but for gangs Solve leaves out because they
+// cannot all fit: with them the model is infeasible.
 func Model(p Problem) (*lp.Problem, error) {
 	in, err := prepare(&p)
 	if err != nil {
 		return nil, err
 	}
+	return in.wholeModel()
+}
+
+// wholeModel is the model of every pool of in side by side.
+func (in *instance) wholeModel() (*lp.Problem, error) {
 	all := pool{}
 	for i := range in.ws {
 		all.ws = append(all.ws, i)

@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -21,6 +22,15 @@ const maxGangSizes = 64
 const (
 	gangStartsPerEpoch = 12
 	maxGangStarts      = 96
+)
+
+// maxGangRuns bounds the runs of one gang on an offer that other gangs
+// share (sizes times starts, before its deadline excludes any); beyond it
+// the sizes are thinned to thinGangSizes, then the grid's moments (see
+// pruneGangRuns).
+const (
+	maxGangRuns   = 160
+	thinGangSizes = 8
 )
 
 // gangRun is one way to run a gang job: on the offer of pair q, at gpus
@@ -315,4 +325,127 @@ func (in *instance) gangSlices(r *gangRun) []float64 {
 		u[t] = in.gangHeld(r) * r.wall.Hours() * part / span / (sg.end - sg.start).Hours()
 	}
 	return u
+}
+
+// pruneGangRuns bounds the runs of every gang, offer by offer, once every
+// workload's are known. On an offer only one gang runs on, where a run
+// matters to the rest of the plan only by the stretches it meets, its
+// nodes and its cost, a run is left out when another of the same stretches
+// holds no more nodes at no more cost (of equal ones, the earliest start,
+// then the smallest size): exact. On an offer gangs share, when a gang has
+// more than maxGangRuns ways (sizes times the moments of the grid), its
+// sizes are thinned to thinGangSizes evenly spaced ones with both ends,
+// then the grid's moments to every m-th (stretch starts stay) for the
+// least m that brings sizes times (stretch starts plus moments kept)
+// within it: there the model is exact among the runs it keeps.
+func (in *instance) pruneGangRuns() {
+	gangsOn := map[int]map[int]bool{}
+	for w := range in.ws {
+		for _, r := range in.ws[w].runs {
+			k := in.pairs[r.q].k
+			if gangsOn[k] == nil {
+				gangsOn[k] = map[int]bool{}
+			}
+			gangsOn[k][w] = true
+		}
+	}
+	step := in.s.gangStep()
+	for w := range in.ws {
+		wd := &in.ws[w]
+		if !wd.gang {
+			continue
+		}
+		byOffer := map[int][]gangRun{}
+		var order []int
+		for _, r := range wd.runs {
+			k := in.pairs[r.q].k
+			if byOffer[k] == nil {
+				order = append(order, k)
+			}
+			byOffer[k] = append(byOffer[k], r)
+		}
+		var kept []gangRun
+		for _, k := range order {
+			runs := byOffer[k]
+			od := &in.os[k]
+			switch {
+			case !od.committed && math.IsInf(od.stock, 1):
+			case len(gangsOn[k]) == 1:
+				runs = alonePrune(runs)
+			default:
+				runs = thinRuns(runs, len(in.gangStarts(od.lead)), step, in.segs)
+			}
+			kept = append(kept, runs...)
+		}
+		wd.runs = kept
+	}
+}
+
+// alonePrune keeps of runs (of one gang on one offer) those no other run
+// meeting the same stretches beats: no more nodes at no more cost, of equal
+// ones the first (the earliest start, then the smallest size).
+func alonePrune(runs []gangRun) []gangRun {
+	var out []gangRun
+	for i := range runs {
+		a := &runs[i]
+		beaten := false
+		for j := range runs {
+			b := &runs[j]
+			if i == j || a.first != b.first || a.last != b.last || b.nodes > a.nodes || b.cost > a.cost {
+				continue
+			}
+			if b.nodes < a.nodes || b.cost < a.cost || b.start < a.start || b.start == a.start && b.gpus < a.gpus {
+				beaten = true
+				break
+			}
+		}
+		if !beaten {
+			out = append(out, *a)
+		}
+	}
+	return out
+}
+
+// thinRuns bounds the runs of one gang on one offer shared with other
+// gangs, which has starts moments to start at: beyond maxGangRuns sizes
+// times starts, thinGangSizes evenly spaced sizes (both ends) are kept,
+// then of the grid's moments (multiples of step) every m-th, with every
+// stretch start, for the least m that brings sizes times moments within
+// the bound.
+func thinRuns(runs []gangRun, starts int, step time.Duration, segs []segment) []gangRun {
+	var sizes []int
+	for _, r := range runs {
+		if !slices.Contains(sizes, r.gpus) {
+			sizes = append(sizes, r.gpus)
+		}
+	}
+	if len(sizes)*starts <= maxGangRuns {
+		return runs
+	}
+	slices.Sort(sizes)
+	if len(sizes) > thinGangSizes {
+		kept := make([]int, thinGangSizes)
+		for i := range kept {
+			kept[i] = sizes[i*(len(sizes)-1)/(thinGangSizes-1)]
+		}
+		sizes = slices.Compact(kept)
+	}
+	isStretchStart := func(t time.Duration) bool {
+		_, ok := slices.BinarySearchFunc(segs, t, func(sg segment, t time.Duration) int { return cmp.Compare(sg.start, t) })
+		return ok
+	}
+	m := 1
+	for len(sizes)*(len(segs)+starts/m) > maxGangRuns && m < starts {
+		m++
+	}
+	var out []gangRun
+	for _, r := range runs {
+		if !slices.Contains(sizes, r.gpus) {
+			continue
+		}
+		if isStretchStart(r.start) || r.start%step == 0 && (r.start/step)%time.Duration(m) == 0 {
+			out = append(out, r)
+		}
+	}
+	return out
 }

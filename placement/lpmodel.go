@@ -22,6 +22,10 @@ type poolModel struct {
 	// the placement column of pair q (−1: none).
 	xCol map[int][]int
 	yCol map[int]int
+	// hCol[q] is the one column of pair q's use when it is aggregated (a
+	// job on unlimited pay-as-you-go capacity: its GPU-hours over the
+	// horizon, see aggregated); xCol[q] is then all −1.
+	hCol map[int]int
 	// demandRow[w][t] is the demand row of service w in slice t (−1: none);
 	// workRow[w] the work row of job w; stockRow[k][t] the capacity or stock
 	// row of offer k in slice t (−1: none).
@@ -41,7 +45,7 @@ type poolModel struct {
 // model builds the MILP of pool pl.
 func (in *instance) model(pl pool) (*poolModel, error) {
 	T := len(in.hours)
-	pm := &poolModel{pl: pl, nCols: map[int][]int{}, holdRow: map[int][]int{}, gangCol: map[int][]int{}, gangRow: map[int]int{}, zCol: map[int]int{}, xCol: map[int][]int{}, yCol: map[int]int{},
+	pm := &poolModel{pl: pl, nCols: map[int][]int{}, holdRow: map[int][]int{}, gangCol: map[int][]int{}, gangRow: map[int]int{}, zCol: map[int]int{}, xCol: map[int][]int{}, yCol: map[int]int{}, hCol: map[int]int{},
 		demandRow: map[int][]int{}, workRow: map[int]int{}, stockRow: map[int][]int{}, budgetRow: -1}
 	var b colBuilder
 	b.SetName("gputco-placement")
@@ -56,6 +60,9 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 	for _, k := range pl.os {
 		od := &in.os[k]
 		pm.zCol[k] = -1
+		if od.dominated {
+			continue
+		}
 		if od.committed {
 			cols := make([]int, len(od.commits))
 			for i, c := range od.commits {
@@ -94,12 +101,23 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			pm.gangCol[w] = cols
 			continue
 		}
+		agg := in.aggregated(w)
 		for _, q := range in.active(w) {
 			pr := &in.pairs[q]
 			od := &in.os[pr.k]
 			xs := make([]int, T)
+			if agg[q] {
+				for t := range xs {
+					xs[t] = -1
+				}
+				pm.hCol[q] = b.AddCol("h_"+itoa(wd.idx)+"_"+itoa(od.idx), pr.cost, 0, wd.width*in.jobHours(w, od.from))
+				cost(pm.hCol[q], pr.cost)
+			}
 			for t := range xs {
 				xs[t] = -1
+				if agg[q] {
+					continue
+				}
 				ub := wd.width
 				if wd.service {
 					ub = wd.demand[t]
@@ -153,6 +171,9 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 		var cols []int
 		var vals []float64
 		for _, q := range in.active(w) {
+			if h, ok := pm.hCol[q]; ok {
+				cols, vals = append(cols, h), append(vals, in.pairs[q].rate)
+			}
 			for t, j := range pm.xCol[q] {
 				if j >= 0 {
 					cols, vals = append(cols, j), append(vals, in.pairs[q].rate*in.hours[t]*wd.reps[t])
@@ -173,12 +194,36 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 				}
 			}
 		}
+		// The aggregated uses fit in what the per-slice uses leave of the
+		// job's width, over the slices the aggregated offers exist in.
+		var hs, xs []int
+		var xv []float64
+		from := 0
+		for _, q := range in.active(w) {
+			if h, ok := pm.hCol[q]; ok {
+				hs, from = append(hs, h), in.os[in.pairs[q].k].from
+			}
+		}
+		for _, q := range in.active(w) {
+			if _, ok := pm.hCol[q]; ok || len(hs) == 0 {
+				continue
+			}
+			for t, j := range pm.xCol[q] {
+				if j >= 0 && t >= from {
+					xs, xv = append(xs, j), append(xv, in.hours[t]*wd.reps[t])
+				}
+			}
+		}
+		if len(hs) > 1 || len(hs) == 1 && len(xs) > 0 {
+			cols, vals := append(hs, xs...), append(ones(len(hs)), xv...)
+			b.AddRow("widthh_"+itoa(wd.idx), math.Inf(-1), wd.width*in.jobHours(w, from), cols, vals)
+		}
 	}
 	// Capacity of committed offers and stock of pay-as-you-go ones, in
 	// every slice: the use of every workload on the offer together.
 	for _, k := range pl.os {
 		od := &in.os[k]
-		if !od.committed && math.IsInf(od.stock, 1) {
+		if od.dominated || !od.committed && math.IsInf(od.stock, 1) {
 			continue
 		}
 		gangs := in.holdGangs(&b, k, gangAt[k]) // gang.go: the runs' GPUs held in each stretch
@@ -261,6 +306,10 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			var cols []int
 			var vals []float64
 			big := 0.0
+			if h, ok := pm.hCol[q]; ok {
+				cols, vals = append(cols, h), append(vals, 1)
+				big = b.upper[h]
+			}
 			for t, j := range pm.xCol[q] {
 				if j < 0 {
 					continue
@@ -319,6 +368,9 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			for _, q := range in.active(w) {
 				if !in.os[in.pairs[q].k].spot {
 					continue
+				}
+				if h, ok := pm.hCol[q]; ok {
+					cols, vals = append(cols, h), append(vals, in.pairs[q].rate)
 				}
 				for t, j := range pm.xCol[q] {
 					if j < 0 {
@@ -521,6 +573,7 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 			sol.perOf[k] = true
 		}
 	}
+	spread := pm.spread(in, x)
 	for q, xs := range pm.xCol {
 		u := make([]float64, len(xs))
 		any := false
@@ -528,6 +581,9 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 			if j >= 0 && x[j] > 1e-12 {
 				u[t], any = x[j], true
 			}
+		}
+		if s, ok := spread[q]; ok {
+			u, any = s, true
 		}
 		placed := any
 		if y := pm.yCol[q]; y >= 0 {

@@ -33,6 +33,10 @@ type instance struct {
 	unplaced []Unplaced
 	currency string
 	assume   tco.Assumptions
+	// reduce says the model leaves out what is dominated and aggregates
+	// what it can exactly (reduce.go); off, it is the model of the package
+	// comment term by term.
+	reduce bool
 }
 
 // wdata is one placeable workload.
@@ -82,6 +86,9 @@ type odata struct {
 	from int
 	// commits are the commitments the plan may make of committed capacity.
 	commits []commit
+	// dominated says another committed offer makes this one useless (see
+	// dominatesOffer): the model leaves it and its pairs out.
+	dominated bool
 }
 
 // pair is a workload that can run on an offer, with the coefficients of its
@@ -105,13 +112,18 @@ type pair struct {
 // minGPUs is the least demand of a slice that counts.
 const minGPUs = 1e-6
 
-// prepare builds the instance of p.
-func prepare(p *Problem) (*instance, error) {
+// prepare builds the instance of p, with the model's exact reductions.
+func prepare(p *Problem) (*instance, error) { return prepareModel(p, true) }
+
+// prepareModel builds the instance of p; with reduce, the pairs and offers
+// that others dominate are left out of the model and a job's use of
+// unlimited pay-as-you-go capacity is one column (see reduce.go).
+func prepareModel(p *Problem, reduce bool) (*instance, error) {
 	s, err := p.settle()
 	if err != nil {
 		return nil, err
 	}
-	in := &instance{p: p, s: s}
+	in := &instance{p: p, s: s, reduce: reduce}
 	in.assume = p.Assumptions
 	in.assume.Horizon = s.horizon
 	in.assume.Step = s.sliceLen
@@ -210,13 +222,17 @@ func prepare(p *Problem) (*instance, error) {
 		}
 		wd.prep = prep
 		in.ws = append(in.ws, *wd)
-		if !wd.gang {
+		if !wd.gang && reduce {
 			in.prune(len(in.ws) - 1)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	if reduce {
+		in.pruneOffers()
+	}
+	in.pruneGangRuns() // gang.go
 	return in, nil
 }
 

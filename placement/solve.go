@@ -79,6 +79,8 @@ type solveState struct {
 	pool, pools int
 	bound, cost float64 // of the pools solved
 	stats       Stats
+	// pm is the model of the pool being solved as a MILP.
+	pm *poolModel
 }
 
 // report calls the progress callback with the pools solved plus the
@@ -234,6 +236,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	if err != nil {
 		return nil, err
 	}
+	st.pm = pm
 	p := pm.prob
 	ints := 0
 	for _, b := range p.Integer {
@@ -275,6 +278,16 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	if err != nil && x == nil {
 		return nil, err
 	}
+	if relGap(inc, bound) > in.s.Gap && ctx.Err() == nil {
+		// A better first plan, perhaps within the gap: a dive.
+		dx, dinc, derr := st.dive(ctx, &relax, p, r)
+		if derr != nil && ctx.Err() == nil {
+			return nil, derr
+		}
+		if dx != nil && dinc < inc {
+			x, inc = dx, dinc
+		}
+	}
 	st.report(bound, inc)
 	if x != nil && relGap(inc, bound) <= in.s.Gap || ctx.Err() != nil {
 		if x == nil {
@@ -285,13 +298,13 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 		sol.optimal = relGap(inc, bound) <= in.s.Gap
 		return sol, ctx.Err()
 	}
-	// The MILP, warm-started at the relaxation's basis (the built-in
-	// branch-and-bound) or handed to cbc.
+	// The MILP, warm-started at the relaxation's basis with the first plan
+	// as its incumbent (the built-in branch-and-bound), or handed to cbc.
 	var solver lp.Solver = builtinMIP{}
-	mopt := lp.Options{Gap: in.s.Gap, Basis: r.Basis,
+	mopt := lp.Options{Gap: in.s.Gap, Basis: r.Basis, Start: x,
 		Progress: func(pr lp.Progress) { st.report(max(bound, pr.Bound), min(inc, pr.Incumbent)) }}
 	if in.s.Solver == CBC {
-		solver, mopt.Basis = lp.CBC{Path: in.s.CBCPath}, nil
+		solver, mopt.Basis, mopt.Start = lp.CBC{Path: in.s.CBCPath}, nil, nil
 	}
 	mr, merr := solver.Solve(ctx, p, mopt)
 	st.stats.Iterations += mr.Iterations
@@ -406,13 +419,25 @@ func (st *solveState) roundAndFix(ctx context.Context, relax, p *lp.Problem, r l
 			work.ColLower[j], work.ColUpper[j] = v, v
 		}
 	}
-	rr, err := lp.Solve(ctx, &work, lp.Options{Basis: basis})
-	st.stats.Iterations += rr.Iterations
+	return st.fixed(ctx, p, work.ColLower, work.ColUpper)
+}
+
+// fixed solves the LP of p at the bounds lo, up that fix every integer
+// column: the uses they rule out fixed at zero (when p is the model st.pm
+// of the pool being solved), the rest by solveFixed. It returns the point
+// and its objective (nil, +Inf when it is infeasible).
+func (st *solveState) fixed(ctx context.Context, p *lp.Problem, lo, up []float64) ([]float64, float64, error) {
+	lo, up = append([]float64(nil), lo...), append([]float64(nil), up...)
+	if st.pm != nil && st.pm.prob == p {
+		st.pm.fixUnused(st.in, lo, up)
+	}
+	x, obj, status, iters, err := solveFixed(ctx, p, lo, up)
+	st.stats.Iterations += iters
 	if err != nil {
 		return nil, math.Inf(1), solverErr(err)
 	}
-	if rr.Status != lp.Optimal {
+	if status != lp.Optimal {
 		return nil, math.Inf(1), nil
 	}
-	return rr.X, rr.Objective, nil
+	return x, obj, nil
 }

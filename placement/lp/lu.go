@@ -63,9 +63,11 @@ type luFactor struct {
 	eIdx   []int
 	eVal   []float64
 
-	updates           int // since the factorisation
-	nFactor, nRefused int // for the trace
-	uNZ, uNZ0         int // live U off-diagonals now and after the factorisation
+	updates           int     // since the factorisation
+	ftranDensity      float64 // running mean density of ftran's results (see hyperSparse)
+	btranDensity      float64 // … and of btranU's
+	nFactor, nRefused int     // for the trace
+	uNZ, uNZ0         int     // live U off-diagonals now and after the factorisation
 	saveSpike         bool
 	spike             *svec // L⁻¹·a of the last ftranSpike (row space)
 	zPos, zRow        *svec // workspace of the update; zRow may hold U⁻ᵀ·e_r …

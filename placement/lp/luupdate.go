@@ -10,6 +10,21 @@ import "math"
 // of a pass over all pivots.
 const hyperDensity = 0.05
 
+// hyperSparse reports whether a triangular solve with n non-zeros on entry
+// should find its reach by depth-first search: when the entry is sparse
+// and the results of recent solves were too (their running mean density
+// is below hyperDensity). A sparse column whose solve fills in (stein45's
+// dense inverse) pays more for the search than for a pass over all pivots.
+func (f *luFactor) hyperSparse(n int, density float64) bool {
+	return float64(n) < hyperDensity*float64(f.m) && density < hyperDensity
+}
+
+// meanDensity folds the density of one solve's result (n non-zeros) into
+// a running mean.
+func (f *luFactor) meanDensity(mean float64, n int) float64 {
+	return 0.9*mean + 0.1*float64(n)/float64(max(f.m, 1))
+}
+
 // ftCheck is the relative disagreement between the new diagonal of an
 // update and the one implied by the pivot (α_r·u_old) above which the
 // update is refused and the caller refactorises.
@@ -236,7 +251,7 @@ func (f *luFactor) ftran(v *svec) {
 		}
 	}
 	// U backward.
-	if float64(in.n) < hyperDensity*float64(f.m) {
+	if f.hyperSparse(in.n, f.ftranDensity) {
 		seeds := f.seeds[:0]
 		for _, i := range in.idx[:in.n] {
 			seeds = append(seeds, f.rowStep[i])
@@ -252,6 +267,7 @@ func (f *luFactor) ftran(v *svec) {
 			}
 		}
 	}
+	f.ftranDensity = f.meanDensity(f.ftranDensity, out.n)
 	in.clear()
 }
 
@@ -327,7 +343,7 @@ func (f *luFactor) btranUnit(v *svec, r int) {
 // receives z by row (it must be clear).
 func (f *luFactor) btranU(in, out *svec) {
 	c := in.val
-	if float64(in.n) < hyperDensity*float64(f.m) {
+	if f.hyperSparse(in.n, f.btranDensity) {
 		seeds := f.seeds[:0]
 		for _, q := range in.idx[:in.n] {
 			seeds = append(seeds, f.posStep[q])
@@ -343,6 +359,7 @@ func (f *luFactor) btranU(in, out *svec) {
 			}
 		}
 	}
+	f.btranDensity = f.meanDensity(f.btranDensity, out.n)
 	in.clear()
 }
 

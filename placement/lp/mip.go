@@ -336,6 +336,9 @@ func (e *errStop) Error() string { return e.st.String() }
 
 // search runs branch-and-bound and returns the final status.
 func (sr *mipSearch) search() (Status, error) {
+	if sr.opt.Start != nil && !sr.isSub {
+		sr.tryIncumbent(sr.opt.Start, false)
+	}
 	root := &mipNode{bound: math.Inf(-1), branchCol: -1}
 	heap.Push(&sr.open, root)
 	var cur *mipNode
@@ -445,9 +448,10 @@ func (sr *mipSearch) applyNode(nd *mipNode) {
 
 // solveLP solves the model's LP with the search's limits and at most
 // iterCap more iterations (0: no cap), by the fast warm path or, with
-// full, by the full path of lpModel.solve. A limit or cancellation of the
-// search is returned as an *errStop; the cap shows as IterationLimit.
-func (sr *mipSearch) solveLP(iterCap int, full bool) (Status, error) {
+// trial, by the strong-branching path of lpModel.trial. A limit or
+// cancellation of the search is returned as an *errStop; the cap shows as
+// IterationLimit.
+func (sr *mipSearch) solveLP(iterCap int, trial bool) (Status, error) {
 	lim := sr.lim
 	if lim.IterationLimit > 0 {
 		// The model counts its own iterations only.
@@ -459,14 +463,14 @@ func (sr *mipSearch) solveLP(iterCap int, full bool) (Status, error) {
 			lim.IterationLimit = c
 		}
 	}
-	// Node solves take the fast warm path; strong-branching trials the full
-	// one, whose cost perturbation gives far better estimates within the
-	// iteration budget on dual degenerate problems (gt2: 200 nodes instead
-	// of 47,000).
+	// Node solves take the fast warm path; strong-branching trials the
+	// trial path, whose cost perturbation gives far better estimates within
+	// the iteration budget on dual degenerate problems (gt2: 200 nodes
+	// instead of 47,000).
 	var st Status
 	var err error
-	if full {
-		st, err = sr.mdl.solve(sr.ctx, lim)
+	if trial {
+		st, err = sr.mdl.trial(sr.ctx, lim)
 	} else {
 		st, err = sr.mdl.resolve(sr.ctx, lim)
 	}

@@ -88,6 +88,7 @@ func (s *simplex) primalPhase2() outcome {
 				s.state[q], s.x[q] = atLower, s.lower[q]
 			}
 			s.iters++
+			s.unchecked = true
 			continue
 		}
 		theta = max(theta, 0)
@@ -134,5 +135,6 @@ func (s *simplex) primalPhase2() outcome {
 		}
 		s.touch(r)
 		s.iters++
+		s.unchecked = true
 	}
 }

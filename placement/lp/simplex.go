@@ -119,6 +119,15 @@ type simplex struct {
 	infList    []int   // positions that may be primal infeasible (dual simplex)
 	infIn      []bool
 	nCheck     int
+	nRefresh   int // optimality confirmed on updated factors (residual.go)
+	// unchecked: x, y or d were changed by pivots or computed from updated
+	// factors since the last rebuild or successful refresh, so optimality
+	// must be confirmed (dualPhase2).
+	unchecked bool
+	// valid: the values are those of a confirmed optimum of resolveWarm or
+	// trialRun, for the non-basic values in xSnap (see warmValues).
+	valid bool
+	xSnap []float64
 }
 
 // ratioCand is a breakpoint of the dual ratio test.
@@ -367,6 +376,7 @@ func (s *simplex) computePrimal() {
 	}
 	v.clear()
 	s.resetInfeasible()
+	s.unchecked = s.unchecked || s.lu.numEtas() > 0
 }
 
 // computeDual sets y = B⁻ᵀ·work_B and the reduced costs d = work − Aᵀy.
@@ -400,11 +410,13 @@ func (s *simplex) computeDual() {
 			s.d[v] = s.work[v] - s.y[i]
 		}
 	}
+	s.unchecked = s.unchecked || s.lu.numEtas() > 0
 }
 
 // rebuild refactorises and recomputes primal and dual values.
 func (s *simplex) rebuild() {
 	s.refactor()
+	s.unchecked = false
 	s.computePrimal()
 	s.computeDual()
 }
@@ -698,9 +710,28 @@ func (s *simplex) dualPhase2() outcome {
 			s.tracef("  dual %d: objective %.10g, %d listed infeasible, updates %d, L %d U %d, %d factorisations, %d updates refused, %d pivot checks failed", s.iters, s.workObjective(), len(s.infList), s.lu.numEtas(), len(s.lu.lIdx), s.lu.uNZ, s.lu.nFactor, s.lu.nRefused, s.nCheck)
 		}
 		if r < 0 {
-			if s.lu.numEtas() > 0 && !confirmed {
-				s.invalidate()
+			if s.unchecked && !confirmed {
+				// Confirm on values recomputed from the current factors
+				// and refined (see refresh), or on a fresh factorisation
+				// when the refinement shows doubtful values; then as after
+				// rebuild.
 				confirmed = true
+				ok := s.refresh()
+				if ok {
+					if _, fl := s.flipToDualFeasible(true); fl {
+						s.computePrimal()
+						ok = s.refinePrimal()
+					}
+				}
+				if ok {
+					s.unchecked = false
+					s.nRefresh++
+				} else {
+					s.rebuild()
+					if _, fl := s.flipToDualFeasible(true); fl {
+						s.computePrimal()
+					}
+				}
 				continue
 			}
 			return outOptimal
@@ -806,6 +837,7 @@ func (s *simplex) dualPhase2() outcome {
 		}
 		s.touch(r)
 		s.iters++
+		s.unchecked = true
 	}
 }
 

@@ -49,13 +49,17 @@ import (
 // relaxation is unbounded and an integer point (X) exists. On a node, time
 // or iteration limit or cancellation it returns the incumbent, if any,
 // with the limit's status (and ctx's error when cancelled). opt.Basis
-// warm-starts the root LP.
+// warm-starts the root LP; opt.Start, when it passes the feasibility
+// check, is the first incumbent.
 func Solve(ctx context.Context, p *Problem, opt Options) (Result, error) {
 	start := time.Now()
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
 	if err := validateOptions(&opt); err != nil {
+		return Result{}, err
+	}
+	if err := validateStart(p, &opt); err != nil {
 		return Result{}, err
 	}
 	if p.IsMIP() {
@@ -91,6 +95,14 @@ func validateOptions(opt *Options) error {
 		return fmt.Errorf("%w: negative node limit %d", ErrInvalid, opt.NodeLimit)
 	case !(opt.Gap >= 0):
 		return fmt.Errorf("%w: gap %v is not a non-negative number", ErrInvalid, opt.Gap)
+	}
+	return nil
+}
+
+// validateStart checks the length of opt.Start against p.
+func validateStart(p *Problem, opt *Options) error {
+	if opt.Start != nil && len(opt.Start) != p.NumCols() {
+		return fmt.Errorf("%w: start point of %d values for %d columns", ErrInvalid, len(opt.Start), p.NumCols())
 	}
 	return nil
 }

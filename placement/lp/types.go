@@ -108,6 +108,12 @@ type Options struct {
 	// solve. A basis of the wrong shape is an ErrInvalid error; a singular
 	// one is repaired.
 	Basis *Basis
+	// Start seeds a MILP's incumbent with a point, one value per column,
+	// typically a feasible plan found by a heuristic outside: it is checked
+	// against the problem (integrality, bounds, rows) and used only when it
+	// passes, so a wrong point costs nothing but the check. A Start of the
+	// wrong length is an ErrInvalid error; an LP ignores it.
+	Start []float64
 
 	// noMIR leaves the MIR cuts out of the root cut loop (tests: they hide
 	// wrong prunes that other paths would reveal).

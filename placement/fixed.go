@@ -1,0 +1,128 @@
+package placement
+
+import (
+	"context"
+	"math"
+
+	"github.com/gputco/gputco/placement/lp"
+)
+
+// solveFixed solves the LP p with column bounds lo and up, where every
+// column with lo = up is substituted out first: its value moves into the
+// row bounds, rows left without a free column are checked and dropped. The
+// LP a plan's integers fix is mostly such columns — every use of an offer
+// the plan does not place a workload on, every node count — so what is
+// solved is the small LP of the uses the plan keeps, from scratch (a warm
+// start from the relaxation's basis would first have to pivot the
+// relaxation's fractional placements out). It returns the point in p's
+// columns, its objective, the LP's status and its iterations.
+func solveFixed(ctx context.Context, p *lp.Problem, lo, up []float64) ([]float64, float64, lp.Status, int, error) {
+	n, m := p.NumCols(), p.NumRows()
+	keep := make([]int, 0, n)
+	at := make([]int, n)
+	shift := make([]float64, m)
+	x := make([]float64, n)
+	obj := p.Offset
+	for j := range n {
+		at[j] = -1
+		if lo[j] < up[j] {
+			at[j] = len(keep)
+			keep = append(keep, j)
+			continue
+		}
+		v := lo[j]
+		x[j] = v
+		obj += p.Cost[j] * v
+		if v != 0 {
+			for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
+				shift[p.A.Index[e]] += p.A.Value[e] * v
+			}
+		}
+	}
+	// Rows with a free column stay, their bounds shifted; the others must
+	// hold as they are.
+	live := make([]bool, m)
+	for _, j := range keep {
+		for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
+			live[p.A.Index[e]] = true
+		}
+	}
+	rowAt := make([]int, m)
+	var q lp.Problem
+	q.Name = p.Name
+	for i := range m {
+		rowAt[i] = -1
+		if !live[i] {
+			tol := 1e-7 * max(1, math.Abs(shift[i]))
+			if shift[i] < p.RowLower[i]-tol || shift[i] > p.RowUpper[i]+tol {
+				return nil, math.Inf(1), lp.Infeasible, 0, nil
+			}
+			continue
+		}
+		rowAt[i] = len(q.RowLower)
+		q.RowLower = append(q.RowLower, p.RowLower[i]-shift[i])
+		q.RowUpper = append(q.RowUpper, p.RowUpper[i]-shift[i])
+	}
+	if len(keep) == 0 {
+		return x, obj, lp.Optimal, 0, nil
+	}
+	q.Maximize = p.Maximize
+	q.A = lp.Matrix{Rows: len(q.RowLower), Cols: len(keep), Start: make([]int, len(keep)+1)}
+	for c, j := range keep {
+		q.Cost = append(q.Cost, p.Cost[j])
+		q.ColLower = append(q.ColLower, lo[j])
+		q.ColUpper = append(q.ColUpper, up[j])
+		for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
+			q.A.Index = append(q.A.Index, rowAt[p.A.Index[e]])
+			q.A.Value = append(q.A.Value, p.A.Value[e])
+		}
+		q.A.Start[c+1] = len(q.A.Index)
+	}
+	r, err := lp.Solve(ctx, &q, lp.Options{})
+	if err != nil {
+		return nil, math.Inf(1), r.Status, r.Iterations, err
+	}
+	if r.Status != lp.Optimal {
+		return nil, math.Inf(1), r.Status, r.Iterations, nil
+	}
+	for c, j := range keep {
+		x[j] = r.X[c]
+	}
+	return x, obj + r.Objective, lp.Optimal, r.Iterations, nil
+}
+
+// fixUnused sets to zero the upper bounds of the uses the integer bounds
+// in lo, up rule out: every use of a pair whose placement is fixed at 0,
+// every use of committed capacity whose node counts are all fixed at 0.
+// The rows would force them to zero anyway; as bounds they drop out of the
+// LP solveFixed solves.
+func (pm *poolModel) fixUnused(in *instance, lo, up []float64) {
+	zero := func(q int) {
+		for _, j := range pm.xCol[q] {
+			if j >= 0 {
+				lo[j], up[j] = 0, 0
+			}
+		}
+		if h, ok := pm.hCol[q]; ok {
+			lo[h], up[h] = 0, 0
+		}
+	}
+	for q, y := range pm.yCol {
+		if y >= 0 && up[y] == 0 {
+			zero(q)
+		}
+	}
+	for k, cols := range pm.nCols {
+		none := true
+		for _, j := range cols {
+			none = none && up[j] == 0
+		}
+		if none && len(in.os[k].commits) == len(cols) {
+			for _, q := range in.os[k].pairs {
+				if _, ok := pm.xCol[q]; ok {
+					zero(q)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,139 @@
+package placement_test
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/gputco/gputco/placement"
+	"github.com/gputco/gputco/placement/lp"
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/workload"
+)
+
+// reducible is portfolio with what the reductions act on: unlimited
+// reservations of the same node size at different prices (one dominates
+// the others), and unlimited on-demand offers the jobs may burst on.
+func reducible(seed uint64, bareCosts bool) placement.Problem {
+	p := portfolio(seed, 3, 3, 5, 24*time.Hour, bareCosts)
+	for i, rate := range []string{"8", "9.5", "8"} { // the last ties the first
+		o := reserved("res-"+string(rune('a'+i)), rate, 4, 0)
+		o.Jurisdiction, o.Region = "DE", "DE-1"
+		p.Offers = append(p.Offers, o)
+	}
+	p.Offers = append(p.Offers, onDemand("od-big", "19", 8, 0))
+	return p
+}
+
+// TestReductionsExact checks the model's reductions (dominated committed
+// offers left out, a job's unlimited pay-as-you-go use as one column) on
+// random portfolios: Solve's optimum equals cbc's on the full model
+// (ModelFull: every pair, every use per slice) within 1e-6, and so does
+// the built-in solver's optimum of the reduced model exported; the reduced
+// model is smaller in every case.
+func TestReductionsExact(t *testing.T) {
+	bin := cbcPath(t)
+	n := 12
+	if testing.Short() {
+		n = 3
+	}
+	ctx := context.Background()
+	for seed := range uint64(n) {
+		p := reducible(seed+300, seed%2 == 0)
+		p.Options.Gap = 1e-9
+		full, err := placement.ModelFull(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reduced, err := placement.Model(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reduced.NumCols() >= full.NumCols() {
+			t.Errorf("seed %d: reduced model %d columns, full %d: nothing reduced", seed, reduced.NumCols(), full.NumCols())
+		}
+		var buf bytes.Buffer
+		if err := lp.WriteMPS(&buf, full); err != nil {
+			t.Fatal(err)
+		}
+		want := cbcObjective(t, bin, buf.Bytes())
+		plan, err := placement.Solve(ctx, p)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if got := f64(plan.Total); math.Abs(got-want) > 1e-6*max(1, math.Abs(want)) {
+			t.Errorf("seed %d: Solve %.6f, cbc on the full model %.6f", seed, got, want)
+		}
+		r, err := lp.Solve(ctx, reduced, lp.Options{Gap: 1e-9})
+		if err != nil || r.Status != lp.Optimal {
+			t.Fatalf("seed %d: reduced model %v %v", seed, r.Status, err)
+		}
+		if math.Abs(r.Objective-want) > 1e-6*max(1, math.Abs(want)) {
+			t.Errorf("seed %d: reduced model's optimum %.6f, full model's %.6f", seed, r.Objective, want)
+		}
+	}
+}
+
+// TestReductionsPlan: the plan of a reduced model reports what the full
+// model would allow: a job that needs its whole width until its deadline,
+// bursting on unlimited on-demand capacity (one column of GPU-hours in the
+// model) beside a small cheap offer, gets GPUs per slice within its width,
+// the dearer of two unlimited reservations of one node size is never used,
+// and the total is the full model's optimum.
+func TestReductionsPlan(t *testing.T) {
+	job := batch("job", 16, 16*24*30, 30*24*time.Hour)
+	cheap := reserved("cheap", "10", 8, 0)
+	dear := reserved("dear", "12", 8, 0)
+	od := onDemand("od", "30", 8, 0)
+	small := onDemand("small", "2", 1, 4) // cheap but limited: the rest bursts
+	p := placement.Problem{Workloads: []workload.Workload{job}, Offers: []provider.Offer{dear, od, small, cheap}, Assumptions: bare()}
+	p.Assumptions.Horizon = provider.Year
+	p.Options.Period = 7 * 24 * time.Hour
+	full, err := placement.ModelFull(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reduced, err := placement.Model(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reduced.NumCols() >= full.NumCols() {
+		t.Fatalf("reduced %d columns, full %d", reduced.NumCols(), full.NumCols())
+	}
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := lp.Solve(context.Background(), full, lp.Options{Gap: 1e-9})
+	if err != nil || r.Status != lp.Optimal {
+		t.Fatalf("full model: %v %v", r.Status, err)
+	}
+	if got := f64(plan.Total); math.Abs(got-r.Objective) > 1e-6*r.Objective {
+		t.Errorf("plan total %.6f, full model's optimum %.6f", got, r.Objective)
+	}
+	width := make([]float64, plan.Slices)
+	burst := 0.0
+	for _, a := range plan.Assignments {
+		for _, u := range a.Uses {
+			if u.Offer == "dear" {
+				t.Errorf("the dominated reservation is used: %+v", u)
+			}
+			if u.Offer == "od" {
+				burst = u.GPUHours
+			}
+			for s, v := range u.GPUs {
+				width[s] += v
+			}
+		}
+	}
+	if burst <= 0 {
+		t.Errorf("no burst on the unlimited on-demand offer: the case does not test the aggregated use")
+	}
+	for s, v := range width {
+		if v > 16*(1+1e-9) {
+			t.Errorf("slice %d: %g GPUs, above the job's width 16", s, v)
+		}
+	}
+}
