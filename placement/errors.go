@@ -28,7 +28,8 @@ var (
 	// even at its full width on its fastest offer.
 	ErrDeadline = errors.New("placement: cannot finish before the deadline")
 	// ErrStock reports a service whose peak exceeds the stock of every offer
-	// it can use, together.
+	// it can use, together, or a gang job left out because the gangs that
+	// share its capacity cannot all fit on it (the fewest are left out).
 	ErrStock = errors.New("placement: not enough stock")
 	// ErrLeadTime reports capacity that does not exist when it is needed:
 	// an offer whose lead time reaches the horizon's end, or a service whose

@@ -16,9 +16,8 @@ import (
 // Planning over time: owned servers are the cheapest base for a steady
 // service, but take nine months to arrive; the plan orders them now and
 // bridges on monthly rentals until they do. A training run of 128 to 512
-// GPUs due in two months cannot wait for them: it runs on demand (a gang
-// on committed capacity would hold its nodes for the whole stretch of nine
-// months).
+// GPUs due in two months cannot wait for them: it runs on demand, as the
+// servers arrive after its deadline.
 func ExampleSolve_overTime() {
 	gpu := provider.GPU{Model: "H100 SXM", MemoryGiB: 80, BF16TFLOPS: 989, TDPWatts: 700}
 	offer := func(id string, p provider.Pricing) provider.Offer {

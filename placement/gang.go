@@ -12,10 +12,14 @@ import (
 	"github.com/gputco/gputco/workload"
 )
 
-// maxGangSizes bounds the sizes priced per offer for a gang with a range of
-// sizes and those kept after the dominated ones are pruned (beyond it,
-// evenly spaced sizes with both ends stand for the rest).
-const maxGangSizes = 64
+// maxGangPriced bounds the sizes priced per offer for a gang with a range
+// of sizes (beyond it, evenly spaced node counts with both ends stand for
+// the rest); maxGangSizes bounds those kept after the late and dominated
+// ones are pruned (beyond it, the cheapest and the fastest).
+const (
+	maxGangPriced = 256
+	maxGangSizes  = 64
+)
 
 // gangStartsPerEpoch and maxGangStarts set the grid of moments a gang run
 // may start at besides the stretch starts: every gangStep (see there).
@@ -66,35 +70,38 @@ func isGang(w workload.Workload) bool {
 
 // gangSizes returns the sizes tried for w on nodes of gpn GPUs with at most
 // most nodes in stock (+Inf: no limit): its GPUs alone without a range;
-// with one, every whole-node size within it that fits the stock (smallest
-// first) when there are at most maxGangSizes, otherwise maxGangSizes
-// evenly spaced ones with both ends and its GPUs (to whole nodes). A range
-// without such a size tries its GPUs alone.
+// with one, for every count of nodes the range can use that fits the stock,
+// the most GPUs of the range on that many nodes (n·gpn, or the range's top
+// on a partial last node), smallest first — a smaller size on the same
+// nodes holds them as long or longer for no less. Beyond maxGangPriced
+// counts, evenly spaced ones with both ends and that of its GPUs. A range
+// that fits no count tries its GPUs alone.
 func gangSizes(w workload.Workload, gpn int, most float64) []int {
 	if w.GangSizes.IsZero() {
 		return []int{w.GPUs}
 	}
 	lo, hi := w.GangSizes.Sizes(w.GPUs)
-	nlo, nhi := (lo+gpn-1)/gpn, hi/gpn
+	nlo, nhi := (lo+gpn-1)/gpn, (hi+gpn-1)/gpn
 	if most < float64(nhi) {
 		nhi = int(most)
 	}
 	if nhi < nlo {
 		return []int{w.GPUs}
 	}
-	if nhi-nlo < maxGangSizes {
+	size := func(n int) int { return min(hi, n*gpn) }
+	if nhi-nlo < maxGangPriced {
 		out := make([]int, 0, nhi-nlo+1)
 		for n := nlo; n <= nhi; n++ {
-			out = append(out, n*gpn)
+			out = append(out, size(n))
 		}
 		return out
 	}
-	out := make([]int, 0, maxGangSizes+1)
-	for i := range maxGangSizes {
-		out = append(out, (nlo+int(int64(i)*int64(nhi-nlo)/(maxGangSizes-1)))*gpn)
+	out := make([]int, 0, maxGangPriced+1)
+	for i := range maxGangPriced {
+		out = append(out, size(nlo+int(int64(i)*int64(nhi-nlo)/(maxGangPriced-1))))
 	}
 	if n := (w.GPUs + gpn - 1) / gpn; nlo <= n && n <= nhi {
-		out = append(out, n*gpn)
+		out = append(out, size(n))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -125,8 +132,11 @@ func (a *gangSize) dominates(b *gangSize) bool {
 // is unlimited pay-as-you-go, where nodes and time held cost nothing but
 // the run's own cost: there the cheapest size that finishes by due from
 // the offer's first start is kept alone (of costs equal within 1e-9
-// relative, the smallest: no more GPUs than it needs). Beyond
-// maxGangSizes, evenly spaced sizes with both ends are kept.
+// relative, the smallest: no more GPUs than it needs). Elsewhere sizes
+// that cannot finish by due from the first start are dropped, then the
+// dominated ones; beyond maxGangSizes, the fastest and the cheapest others
+// are kept (of equal costs, those of fewer nodes) — exact whenever the
+// capacity the gang shares does not bind.
 func keepSizes(sizes []gangSize, unlimited bool, first, due time.Duration) []gangSize {
 	if unlimited {
 		best := -1
@@ -146,6 +156,9 @@ func keepSizes(sizes []gangSize, unlimited bool, first, due time.Duration) []gan
 	}
 	var out []gangSize
 	for i := range sizes {
+		if first+sizes[i].dur > due || first+sizes[i].dur < first {
+			continue // late from the first start, so at every start
+		}
 		dominated := false
 		for j := range sizes {
 			if j != i && sizes[j].dominates(&sizes[i]) && (j < i || !sizes[i].dominates(&sizes[j])) {
@@ -158,9 +171,33 @@ func keepSizes(sizes []gangSize, unlimited bool, first, due time.Duration) []gan
 		}
 	}
 	if len(out) > maxGangSizes {
-		kept := make([]gangSize, maxGangSizes)
-		for i := range kept {
-			kept[i] = out[i*(len(out)-1)/(maxGangSizes-1)]
+		order := make([]int, len(out))
+		fastest := 0
+		for i := range order {
+			order[i] = i
+			if out[i].dur < out[fastest].dur {
+				fastest = i
+			}
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			if c := cmp.Compare(out[a].cost, out[b].cost); c != 0 {
+				return c
+			}
+			return cmp.Compare(out[a].nodes, out[b].nodes)
+		})
+		keep := make([]bool, len(out))
+		keep[fastest] = true
+		for n, i := 1, 0; n < maxGangSizes; i++ {
+			if !keep[order[i]] {
+				keep[order[i]] = true
+				n++
+			}
+		}
+		kept := out[:0]
+		for i := range out {
+			if keep[i] {
+				kept = append(kept, out[i])
+			}
 		}
 		out = kept
 	}

@@ -175,7 +175,11 @@ func TestGangBruteForce(t *testing.T) {
 // arrives) and the multiples of max(epoch/12, period, ⌈horizon/96⌉).
 func bruteStarts(p placement.Problem, lead time.Duration) []time.Duration {
 	h := p.Assumptions.Horizon
-	step := max(p.Options.Epoch/12, p.Options.Period, (h+95)/96)
+	epoch := p.Options.Epoch
+	if epoch == 0 {
+		epoch = placement.DefaultEpoch
+	}
+	step := max(epoch/12, p.Options.Period, (h+95)/96)
 	seen := map[time.Duration]bool{}
 	var out []time.Duration
 	add := func(t time.Duration) {
@@ -185,7 +189,7 @@ func bruteStarts(p placement.Problem, lead time.Duration) []time.Duration {
 		}
 	}
 	add(lead)
-	for e := time.Duration(0); e < h; e += p.Options.Epoch {
+	for e := time.Duration(0); e < h; e += epoch {
 		add(e)
 	}
 	for t := time.Duration(0); t < h; t += step {

@@ -12,7 +12,9 @@ import (
 
 	"github.com/gputco/gputco/placement"
 	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/tco"
 	"github.com/gputco/gputco/workload"
+	"pgregory.net/rapid"
 )
 
 // turnsProblem is n 64-GPU, 10-day gangs due by due on one on-demand offer
@@ -72,12 +74,19 @@ func TestGangsTakeTurns(t *testing.T) {
 	}
 }
 
+// reporter is what checkTurns reports through: a *testing.T or a *rapid.T.
+type reporter interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // checkTurns checks that at every moment a gang run starts, the gangs
 // running then on an offer with a stock, or on committed capacity, fit with
 // the other workloads' busiest slice of that stretch: within the stock, or
 // within the nodes the plan holds in the stretch; and that every gang
 // finishes by its deadline.
-func checkTurns(t *testing.T, p placement.Problem, plan placement.Plan) {
+func checkTurns(t reporter, p placement.Problem, plan placement.Plan) {
 	t.Helper()
 	offers := map[string]provider.Offer{}
 	for _, o := range p.Offers {
@@ -205,3 +214,115 @@ func TestGangTurnsCBC(t *testing.T) {
 		checkTurns(t, p, plan)
 	}
 }
+
+// propGangsShare: two or three gangs on stock-limited offers (no unlimited
+// one), over a year of yearly epochs: Solve never fails for the portfolio;
+// every gang is placed, finishing by its deadline with the runs fitting
+// the stock at every moment (checkTurns), or unplaced with ErrDeadline or
+// ErrStock; and one unplaced with ErrStock has no run on the grid (every
+// size, offer and moment) that fits beside the placed runs — leaving it
+// out was needed.
+func propGangsShare(t *rapid.T) {
+	a := bare()
+	offers := []provider.Offer{fabric(onDemand("od", fmt.Sprintf("%.2f", rapid.Float64Range(20, 60).Draw(t, "od rate")), 8, rapid.IntRange(1, 6).Draw(t, "od stock")))}
+	if rapid.Bool().Draw(t, "reserved") {
+		offers = append(offers, fabric(monthly("res", fmt.Sprintf("%.2f", rapid.Float64Range(10, 30).Draw(t, "res rate")), 8, rapid.IntRange(1, 6).Draw(t, "res stock"))))
+	}
+	var ws []workload.Workload
+	for i := range rapid.IntRange(2, 3).Draw(t, "gangs") {
+		l := fmt.Sprintf("gang %d ", i)
+		g := pretrain(fmt.Sprintf("g%d", i), 8*rapid.IntRange(1, 4).Draw(t, l+"nodes"), rapid.Float64Range(2, 40).Draw(t, l+"days"),
+			time.Duration(rapid.IntRange(5, 200).Draw(t, l+"deadline days"))*day)
+		if rapid.Bool().Draw(t, l+"range") {
+			g.GangSizes = workload.GangSizes{MinGPUs: 8, MaxGPUs: 32}
+		}
+		ws = append(ws, g)
+	}
+	p := placement.Problem{Workloads: ws, Offers: offers, Assumptions: a,
+		Options: placement.Options{OverTime: true, Period: day, Slices: 1}}
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatalf("Solve: %v", err)
+	}
+	if plan.Status != placement.Optimal {
+		t.Fatalf("status %v", plan.Status)
+	}
+	var placed []placement.GangRun
+	for _, as := range plan.Assignments {
+		g := as.Gang
+		if g == nil {
+			t.Fatalf("%s placed without a run", as.Workload)
+		}
+		placed = append(placed, *g)
+	}
+	if len(plan.Assignments)+len(plan.Unplaced) != len(ws) {
+		t.Fatalf("%d placed, %d unplaced of %d", len(plan.Assignments), len(plan.Unplaced), len(ws))
+	}
+	checkTurns(t, p, plan)
+	for _, u := range plan.Unplaced {
+		if !errors.Is(u.Err, placement.ErrStock) {
+			if !errors.Is(u.Err, placement.ErrDeadline) {
+				t.Fatalf("%s unplaced with %v", u.Workload, u.Err)
+			}
+			continue
+		}
+		var w workload.Workload
+		for _, x := range ws {
+			if x.Name == u.Workload {
+				w = x
+			}
+		}
+		lo, hi := w.GangSizes.Sizes(w.GPUs)
+		for _, o := range offers {
+			for g := lo; g <= hi; g++ {
+				if g%o.GPUsPerNode != 0 && g != w.GPUs {
+					continue
+				}
+				wg := w
+				wg.GPUs = g
+				free := o
+				free.Availability.MaxNodes = 0
+				rep, err := tco.Evaluate(wg, free, a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				nodes := (g + o.GPUsPerNode - 1) / o.GPUsPerNode
+				for _, start := range bruteStarts(p, o.LeadTime()) {
+					finish := start + rep.Finish - o.LeadTime()
+					if finish > w.Deadline {
+						break
+					}
+					fits := nodes <= o.Availability.MaxNodes
+					for _, m := range append([]time.Duration{start}, startsOf(placed)...) {
+						if m < start || m >= finish {
+							continue
+						}
+						n := nodes
+						for _, x := range placed {
+							if x.Offer == o.ID && x.Start <= m && m < x.Finish {
+								n += x.Nodes
+							}
+						}
+						fits = fits && n <= o.Availability.MaxNodes
+					}
+					if fits {
+						t.Fatalf("%s left out, but %d GPUs on %s from %v to %v fit beside %+v", w.Name, g, o.ID, start, finish, placed)
+					}
+				}
+			}
+		}
+	}
+}
+
+// startsOf returns the runs' starts.
+func startsOf(runs []placement.GangRun) []time.Duration {
+	var out []time.Duration
+	for _, r := range runs {
+		out = append(out, r.Start)
+	}
+	return out
+}
+
+func TestGangsShare(t *testing.T) { checkFew(t, propGangsShare) }
+
+func FuzzGangsShare(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propGangsShare)) }

@@ -80,8 +80,11 @@ type Plan struct {
 	Assignments []Assignment
 	// Commitments are the offers the plan uses, in the problem's order.
 	Commitments []Commitment
-	// Unplaced are the workloads no offer can take, in the problem's order,
-	// each with the error that says why. The plan is for the others.
+	// Unplaced are the workloads the plan leaves out, in the problem's
+	// order, each with the error that says why: those no offer can take,
+	// and gang jobs that cannot all fit on the capacity they share
+	// (ErrStock; the fewest gangs, then the cheapest plan). The plan is for
+	// the others.
 	Unplaced []Unplaced
 	// Total is the plan's cost over the horizon, exactly the sum of the
 	// lines of its assignments and commitments; Explicit + Hidden = Total.

@@ -18,8 +18,7 @@ import (
 // these cases); each stretch holds the nodes of the commitments covering
 // it; the stretches' GPU-hours add up to each use's; a slice's GPUs by
 // offer add up to its tiers; committed GPUs in a slice fit the nodes held;
-// the JSON and the text carry every stretch. (A gang's GPU-hours per
-// stretch are a finding of their own, TestReviewGangEpochUses.)
+// the JSON and the text carry every stretch.
 func rvConsistent(t *testing.T, plan placement.Plan, gpn map[string]int) {
 	t.Helper()
 	tot := decimal.Zero
@@ -85,9 +84,6 @@ func rvConsistent(t *testing.T, plan placement.Plan, gpn map[string]int) {
 		}
 	}
 	for _, a := range plan.Assignments {
-		if a.Gang != nil {
-			continue // TestReviewGangEpochUses
-		}
 		for _, u := range a.Uses {
 			if g := gpuh[[2]string{a.Workload, u.Offer}]; math.Abs(g-u.GPUHours) > 1e-6*max(1, u.GPUHours) {
 				t.Errorf("%s on %s: %g GPU-hours, its stretches %g", a.Workload, u.Offer, u.GPUHours, g)

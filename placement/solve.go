@@ -13,7 +13,9 @@ import (
 
 // Solve places p's workloads on its offers at the least total cost and
 // proves how close to optimal the plan is (Plan.Bound, Plan.Gap). Workloads
-// no offer can take are listed in Plan.Unplaced, not returned as errors.
+// no offer can take, and gang jobs left out because the gangs sharing
+// their capacity cannot all fit, are listed in Plan.Unplaced, not returned
+// as errors.
 //
 // Errors: an invalid problem (wrapping ErrInvalid, tco's validation
 // errors, or ErrCurrency); a portfolio whose placeable workloads no plan

@@ -163,19 +163,6 @@ func termEnds(base []time.Duration, arrivals []arrival, h, period time.Duration)
 	return kept
 }
 
-// shifted is a curve read from offset on: shifted.At(t) = c.At(offset+t).
-// It samples an epoch's representative period at the epoch's time.
-type shifted struct {
-	c      workload.Curve
-	offset time.Duration
-}
-
-// At returns the curve at offset + t.
-func (s shifted) At(t time.Duration) float64 { return s.c.At(s.offset + t) }
-
-// Period returns the curve's period.
-func (s shifted) Period() time.Duration { return s.c.Period() }
-
 // planCommits lists the commitments of committed offer od that the plan may
 // make: without planning over time one, held for the horizon at the offer's
 // terms; over time one per segment from the offer's arrival on, lasting its
@@ -427,11 +414,7 @@ func stretchPeaks(c workload.Curve, start, end, period time.Duration, n int) (pe
 	total := 0.0
 	sample := func(r int64) ([]workload.Slice, time.Duration, error) {
 		off := start + time.Duration(r)*period
-		var at workload.Curve = c
-		if off != 0 {
-			at = shifted{c: c, offset: off}
-		}
-		sl, err := workload.Discretize(at, period, n)
+		sl, err := workload.DiscretizeFrom(c, off, period, n)
 		return sl, off, err
 	}
 	top := func(sl []workload.Slice, off time.Duration) {

@@ -1,7 +1,6 @@
 package lp
 
 import (
-	"errors"
 	"math"
 	"time"
 )
@@ -169,9 +168,8 @@ func (sr *mipSearch) subMIPDue() bool {
 // the others bounded by the floor and ceiling of their value), RINS with
 // one (integer columns whose LP and incumbent values agree fixed). The
 // restricted problem, with the root's cuts, is searched with a node limit
-// from the node's basis; a solution it finds becomes a candidate incumbent.
+// by runSubMIP; a solution it finds becomes a candidate incumbent.
 func (sr *mipSearch) subMIP() error {
-	w := sr.w
 	lo := append([]float64(nil), sr.rootLo...)
 	up := append([]float64(nil), sr.rootUp...)
 	fixed := 0
@@ -193,52 +191,78 @@ func (sr *mipSearch) subMIP() error {
 	if float64(fixed) < subMIPMinFix*float64(len(sr.intCols)) {
 		return nil
 	}
-	q := *w
-	q.ColLower, q.ColUpper = lo, up
-	opt := Options{NodeLimit: subMIPNodes, Gap: sr.opt.Gap, noMIR: sr.opt.noMIR}
-	if !sr.lim.Deadline.IsZero() {
-		opt.TimeLimit = time.Until(sr.lim.Deadline)
-		if opt.TimeLimit <= 0 {
-			return nil
-		}
-	}
-	if sr.opt.IterationLimit > 0 {
-		opt.IterationLimit = sr.opt.IterationLimit - sr.iterations()
-		if opt.IterationLimit <= 0 {
-			return nil
-		}
-	}
-	sub, err := newMIPSearch(sr.ctx, &q, opt, time.Now())
-	if err != nil {
-		return nil // e.g. a column whose bounds contain no integer
-	}
-	sub.isSub, sub.cutsDone = true, true
-	if err := sub.mdl.setBasis(sr.mdl.basis()); err != nil {
+	inc0 := sr.incZ
+	sub, err := sr.runSubMIP(lo, up, subMIPNodes, 0, false)
+	if err != nil || sub == nil {
 		return err
 	}
-	if sr.hasInc {
-		sub.incX, sub.incZ, sub.hasInc = append([]float64(nil), sr.incX...), sr.incZ, true
-	}
-	_, serr := sub.search()
 	if sr.nodes > 1 {
-		if sub.hasInc && sub.incZ < sr.incZ {
+		if sr.incZ < inc0 {
 			sr.subFails = 0
 		} else {
 			sr.subFails = min(sr.subFails+1, subMIPBackoff)
 		}
 		sr.subNext = sr.nodes + subMIPEvery<<sr.subFails
 	}
+	return nil
+}
+
+// runSubMIP searches the working problem (with the root's cuts) restricted
+// to the column bounds lo and up, its fixed columns removed (submip.go),
+// with the node limit and at most iters simplex iterations (0: no cap but
+// the search's), with a propagation dive at its root when dive is set, and
+// offers the solution it finds as a candidate incumbent. A limit or a
+// failure inside the sub-search only ends it: the search sees a limit at
+// its next check. It returns the sub-search (nil when it could not run: no
+// time or iterations left, bounds without an integer, or fixings that
+// violate a row) and an error only for a failure of the model.
+func (sr *mipSearch) runSubMIP(lo, up []float64, nodes, iters int, dive bool) (*mipSearch, error) {
+	q := *sr.w
+	q.ColLower, q.ColUpper = lo, up
+	red, ok := reduceFixed(&q)
+	if !ok {
+		return nil, nil
+	}
+	if len(red.keep) == 0 {
+		sr.tryIncumbent(red.x, true)
+		return nil, nil
+	}
+	opt := Options{NodeLimit: nodes, Gap: sr.opt.Gap, noMIR: sr.opt.noMIR}
+	if !sr.lim.Deadline.IsZero() {
+		opt.TimeLimit = time.Until(sr.lim.Deadline)
+		if opt.TimeLimit <= 0 {
+			return nil, nil
+		}
+	}
+	if sr.opt.IterationLimit > 0 {
+		opt.IterationLimit = sr.opt.IterationLimit - sr.iterations()
+		if opt.IterationLimit <= 0 {
+			return nil, nil
+		}
+	}
+	if iters > 0 && (opt.IterationLimit == 0 || iters < opt.IterationLimit) {
+		opt.IterationLimit = iters
+	}
+	sub, err := newMIPSearch(sr.ctx, red.q, opt, time.Now())
+	if err != nil {
+		return nil, nil // e.g. a column whose bounds contain no integer
+	}
+	sub.isSub, sub.cutsDone, sub.propDived = true, true, !dive
+	if len(red.keep) == q.NumCols() && red.q.NumRows() == q.NumRows() {
+		// Nothing removed: start from the model's basis.
+		if err := sub.mdl.setBasis(sr.mdl.basis()); err != nil {
+			return nil, err
+		}
+	}
+	if sr.hasInc {
+		sub.incX, sub.incZ, sub.hasInc = red.restrict(sr.incX), sr.incZ, true
+	}
+	_, _ = sub.search()
 	sr.subNodes += sub.nodes
 	sr.givenUp += sub.givenUp
 	sr.extraIters += sub.iterations()
 	if sub.hasInc && (!sr.hasInc || sub.incZ < sr.incZ) {
-		sr.tryIncumbent(sub.incX, true)
+		sr.tryIncumbent(red.expand(sub.incX), true)
 	}
-	if serr != nil {
-		var stop *errStop
-		if errors.As(serr, &stop) || sr.ctx != nil && sr.ctx.Err() != nil {
-			return nil // the search sees the limit at its next check
-		}
-	}
-	return nil
+	return sub, nil
 }

@@ -139,6 +139,7 @@ type mipSearch struct {
 	diveFails  int  // dives in a row that did not improve the incumbent
 	diveNext   int  // the node from which the next dive may start
 	isSub      bool // a sub-MIP of a heuristic: no sub-MIPs of its own
+	propDived  bool // the propagation dive has run, or must not
 	subNodes   int  // nodes of sub-MIP heuristics
 	subFails   int  // RINS sub-MIPs in a row that did not improve the incumbent
 	subNext    int  // the node from which the next RINS may run
@@ -579,6 +580,14 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 		changes := sr.reducedCostFixing(nd, z)
 		if sr.subMIPDue() {
 			if err := sr.subMIP(); err != nil {
+				return nil, err
+			}
+			if sr.prunable(z) {
+				return nil, nil
+			}
+		}
+		if sr.propDiveDue() {
+			if err := sr.propDive(nd, z, sr.propDiveBudget()); err != nil {
 				return nil, err
 			}
 			if sr.prunable(z) {

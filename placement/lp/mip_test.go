@@ -207,7 +207,7 @@ func TestMIPKnapsackBruteForce(t *testing.T) {
 }
 
 func TestMIPLimitsAndCancel(t *testing.T) {
-	p := knapsackMIP(40)
+	p := knapsackMIP(60) // 40 items: solved at the root by the propagation dive
 	full, err := Solve(context.Background(), p, Options{})
 	if err != nil || full.Status != Optimal {
 		t.Fatalf("full solve: %v %v", full.Status, err)
