@@ -122,8 +122,11 @@ type mipSearch struct {
 	// none: their region is not explored, so it stays in the bound.
 	dropped float64
 	givenUp int // nodes given up on, those of sub-MIPs included
-	seq     int
-	nodes   int
+	// lpRetries counts node LPs solved again from scratch after a
+	// numerical failure, unsolved those split unsolved (branchUnsolved).
+	lpRetries, unsolved int
+	seq                 int
+	nodes               int
 
 	// Pseudocosts per column: sums of objective gain per unit and counts.
 	pcSum [2][]float64
@@ -485,10 +488,18 @@ func (sr *mipSearch) solveLP(iterCap int, trial bool) (Status, error) {
 			return st, &errStop{IterationLimit, nil}
 		}
 	}
-	if err != nil && errors.Is(err, ErrNumerical) {
-		// Retry once from the slack basis.
+	// A node LP that the full path could not verify is solved again from
+	// scratch: from the slack basis by the warm path and the full one, then
+	// by the full path alone, whose perturbation differs (the generator
+	// moved on). process treats a node that still fails conservatively.
+	for retry := 0; retry < 2 && err != nil && errors.Is(err, ErrNumerical); retry++ {
+		sr.lpRetries++
 		sr.mdl.s.initSlackBasis()
-		st, err = sr.mdl.resolve(sr.ctx, lim)
+		if retry == 0 {
+			st, err = sr.mdl.resolve(sr.ctx, lim)
+		} else {
+			st, err = sr.mdl.solve(sr.ctx, lim)
+		}
 		switch st {
 		case Cancelled:
 			return st, &errStop{Cancelled, err}
@@ -513,19 +524,25 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 	for resolve := false; ; resolve = true {
 		st, err := sr.solveLP(0, false)
 		sr.nodeIters += sr.mdl.lastIter
-		if err != nil {
+		var stop *errStop
+		if err != nil && (nd.depth == 0 || errors.As(err, &stop) || !errors.Is(err, ErrNumerical)) {
 			return nil, err
 		}
-		switch st {
-		case Infeasible:
+		switch {
+		case err != nil:
+			// Not verified even from scratch (below the root).
+			sr.branchUnsolved(nd)
 			return nil, nil
-		case Unbounded:
+		case st == Infeasible:
+			return nil, nil
+		case st == Unbounded:
 			if nd.branchCol < 0 {
 				return nil, &errStop{Unbounded, nil}
 			}
-			return nil, fmt.Errorf("%w: node relaxation unbounded below a bounded root", ErrNumerical)
-		case Optimal:
-		default:
+			// Unbounded below a bounded root: a numerical failure.
+			sr.branchUnsolved(nd)
+			return nil, nil
+		case st != Optimal:
 			return nil, fmt.Errorf("%w: node LP ended %v", ErrNumerical, st)
 		}
 		z := sr.lpObjective()
@@ -602,6 +619,42 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			continue
 		}
 		return sr.branch(nd, z, col, childBound), nil
+	}
+}
+
+// branchUnsolved handles a node whose LP could not be solved: it has no
+// LP point and no bound beyond its own (inherited from its parent, valid).
+// It is split, keeping that bound, on the integer column with the widest
+// finite domain (at the domain's middle), both children queued with the
+// parent's basis as warm start: their LPs differ and usually solve. With
+// no integer column left to split, the node is given up on: its bound
+// stays in the search's bound (dropped), so the final status cannot claim
+// optimality the node could refute.
+func (sr *mipSearch) branchUnsolved(nd *mipNode) {
+	sr.unsolved++
+	col, width := -1, 0.0
+	for _, j := range sr.intCols {
+		lo, up := sr.mdl.colBounds(j)
+		if w := up - lo; w > width && !math.IsInf(w, 1) {
+			col, width = j, w
+		}
+	}
+	if col < 0 {
+		sr.dropped = min(sr.dropped, nd.bound)
+		sr.givenUp++
+		return
+	}
+	if sr.prunable(nd.bound) {
+		return
+	}
+	lo, up := sr.mdl.colBounds(col)
+	mid := min(math.Floor(lo+width/2), up-1)
+	for _, c := range [...]bndChange{{col: col, lo: lo, up: mid}, {col: col, lo: mid + 1, up: up}} {
+		sr.seq++
+		// frac 0: no pseudocost update from these children.
+		heap.Push(&sr.open, &mipNode{bound: nd.bound, depth: nd.depth + 1, seq: sr.seq,
+			changes: appendChanges(nd.changes, []bndChange{c}), basis: nd.basis,
+			branchCol: col, parentObj: nd.bound})
 	}
 }
 

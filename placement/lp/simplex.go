@@ -469,13 +469,23 @@ func (s *simplex) flipToDualFeasible(shift bool) (infeasible int, flipped bool) 
 }
 
 // primalInfeasibility returns the largest bound violation of the basic
-// variables.
+// variables (see violation).
 func (s *simplex) primalInfeasibility() float64 {
 	worst := 0.0
 	for _, v := range s.head {
-		worst = max(worst, s.lower[v]-s.x[v], s.x[v]-s.upper[v])
+		worst = max(worst, s.violation(v))
 	}
 	return worst
+}
+
+// violation returns how far variable v lies outside its bounds (0 inside).
+// It is the one measure of primal infeasibility: chuzr and
+// primalInfeasibility must agree on which values exceed tolP, or the dual
+// simplex ends "optimal" on a basis that the final check rejects, over and
+// over (vpm2: x = 300.0000001000000 above an upper bound of 300 differs
+// from it by 1.0000002e-7 > tolP although x ≤ 300+tolP after rounding).
+func (s *simplex) violation(v int) float64 {
+	return max(s.lower[v]-s.x[v], s.x[v]-s.upper[v], 0)
 }
 
 // limit checks the iteration limit every pass and the context, the time
@@ -523,13 +533,8 @@ func (s *simplex) chuzr() int {
 	k := 0
 	for _, i := range s.infList {
 		v := s.head[i]
-		xv := s.x[v]
-		var inf float64
-		if xv < s.lower[v]-s.tolP {
-			inf = s.lower[v] - xv
-		} else if xv > s.upper[v]+s.tolP {
-			inf = xv - s.upper[v]
-		} else {
+		inf := s.violation(v)
+		if !(inf > s.tolP) {
 			s.infIn[i] = false
 			continue
 		}
