@@ -3,6 +3,7 @@ package lp
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -99,10 +100,19 @@ func validateOptions(opt *Options) error {
 	return nil
 }
 
-// validateStart checks the length of opt.Start against p.
+// validateStart checks opt.Start against p: one finite value per column
+// (a NaN would pass every bound and row comparison).
 func validateStart(p *Problem, opt *Options) error {
-	if opt.Start != nil && len(opt.Start) != p.NumCols() {
+	if opt.Start == nil {
+		return nil
+	}
+	if len(opt.Start) != p.NumCols() {
 		return fmt.Errorf("%w: start point of %d values for %d columns", ErrInvalid, len(opt.Start), p.NumCols())
+	}
+	for j, v := range opt.Start {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: start point value %g of column %d", ErrInvalid, v, j)
+		}
 	}
 	return nil
 }

@@ -64,4 +64,30 @@ func TestStartSeedsIncumbent(t *testing.T) {
 	if _, err := lp.Solve(ctx, p, lp.Options{Start: all[:3]}); !errors.Is(err, lp.ErrInvalid) {
 		t.Fatalf("a start of 3 values: %v, want ErrInvalid", err)
 	}
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		bad := append([]float64(nil), all...)
+		bad[4] = v
+		if _, err := lp.Solve(ctx, p, lp.Options{Start: bad}); !errors.Is(err, lp.ErrInvalid) {
+			t.Fatalf("a start with %v: %v, want ErrInvalid", v, err)
+		}
+	}
+}
+
+// TestStartNaNContinuous: a NaN in a continuous column of a start would
+// pass every bound and row comparison and make a NaN incumbent; it is
+// refused before the search.
+func TestStartNaNContinuous(t *testing.T) {
+	var b lp.Builder
+	y := b.AddIntCol("y", 5, 0, 1)
+	x := b.AddCol("x", 1, 0, 10)
+	b.AddRow("link", math.Inf(-1), 0, []int{x, y}, []float64{1, -10})
+	b.AddRow("need", 3, math.Inf(1), []int{x}, []float64{1})
+	p, err := b.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := lp.Solve(context.Background(), p, lp.Options{Start: []float64{1, math.NaN()}})
+	if !errors.Is(err, lp.ErrInvalid) {
+		t.Fatalf("start {1, NaN}: %v %v objective %v, want ErrInvalid", r.Status, err, r.Objective)
+	}
 }

@@ -112,7 +112,8 @@ type Options struct {
 	// typically a feasible plan found by a heuristic outside: it is checked
 	// against the problem (integrality, bounds, rows) and used only when it
 	// passes, so a wrong point costs nothing but the check. A Start of the
-	// wrong length is an ErrInvalid error; an LP ignores it.
+	// wrong length or with a NaN or infinite value is an ErrInvalid error;
+	// an LP ignores it.
 	Start []float64
 
 	// noMIR leaves the MIR cuts out of the root cut loop (tests: they hide
