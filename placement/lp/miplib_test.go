@@ -18,9 +18,10 @@ import (
 // name, with their incumbent, bound and gap, and still checked: the
 // incumbent must be feasible and no better than the published optimum, the
 // bound no worse. short instances also run in -short mode (and the race
-// pass); long ones (bell3a, l152lav and stein45, proven in 20–35 s on a
-// loaded 2-core machine) only with -miplib.long, and are reported by name
-// otherwise.
+// pass); long ones (bell3a, l152lav, stein45, vpm2 and mas76, proven in
+// 10–60 s each on a quiet 2-core machine) only with -miplib.long, and are
+// reported by name otherwise: `go test ./placement/lp -run TestMIPLIB
+// -miplib.long` proves all 23.
 var miplibNodes = []struct {
 	name        string
 	nodes       int
@@ -38,7 +39,7 @@ var miplibNodes = []struct {
 	{"gesa3", 400, true, false, false},
 	{"gt2", 600, true, true, false},
 	{"l152lav", 2500, true, false, true},
-	{"mas76", 100, false, false, false},
+	{"mas76", 600000, true, false, true}, // ≈ 414 000 nodes, ≈ 60 s
 	{"misc06", 100, true, false, false},
 	{"mod008", 15000, true, false, false},
 	{"modglob", 6000, true, false, false},
@@ -49,7 +50,7 @@ var miplibNodes = []struct {
 	{"qnet1_o", 1500, true, false, false},
 	{"rgn", 5000, true, false, false},
 	{"stein45", 120000, true, false, true},
-	{"vpm2", 100, false, false, false},
+	{"vpm2", 80000, true, false, true}, // ≈ 40 000 nodes, ≈ 30 s; TestVPM2NodeLPsSolve runs 10 000 in the plain pass
 }
 
 var miplibLong = flag.Bool("miplib.long", false, "TestMIPLIB also runs its long instances")
