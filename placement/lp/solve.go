@@ -39,8 +39,15 @@ import (
 //
 // A mixed-integer problem (p.IsMIP) is solved by branch-and-bound on the
 // LP relaxation, re-solved warm by the dual simplex at every node, with
-// Gomory mixed-integer, MIR and knapsack cover cuts at the root, reliability
-// branching, and diving and sub-MIP heuristics for early incumbents. Its
+// Gomory mixed-integer, MIR, c-MIR (rows aggregated, variable bounds
+// substituted) and knapsack cover cuts at the root, reliability branching
+// (strong-branching trials of a few warm dual iterations, then
+// pseudocosts), best-bound search with plunging, and for early incumbents
+// rounding, diving, a propagation dive at the root (fix, propagate on the
+// rows, backtrack, hand the rest to a sub-MIP) and RENS/RINS sub-MIPs. A
+// node LP that cannot be verified is retried from the slack basis and,
+// failing that, branched on with its bound kept, so the search never
+// prunes on an unverified bound. Its
 // Result holds the incumbent (X, Objective, RowActivity: integer columns
 // exactly integral, every row and bound satisfied within 1e-7 relative),
 // Bound (the best bound of the open nodes, rounded up to the next
