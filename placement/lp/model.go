@@ -205,15 +205,7 @@ func (mdl *lpModel) setBasis(b *Basis) error {
 // and an error for Cancelled (the context's) and numerical failure
 // (ErrNumerical).
 func (mdl *lpModel) solve(ctx context.Context, lim lpLimits) (Status, error) {
-	s := mdl.s
-	s.ctx = ctx
-	s.deadline = lim.Deadline
-	s.iterLimit = lim.IterationLimit
-	s.progress = lim.Progress
-	s.start = lim.Start
-	if s.start.IsZero() {
-		s.start = time.Now()
-	}
+	s := mdl.setLimits(ctx, lim)
 	it0 := s.iters
 	var o outcome
 	if ctx != nil && ctx.Err() != nil {
@@ -236,6 +228,28 @@ func (mdl *lpModel) solve(ctx context.Context, lim lpLimits) (Status, error) {
 	}
 	mdl.lastIter = s.iters - it0
 	s.lastStatus = o
+	return statusOf(ctx, o)
+}
+
+// setLimits makes ctx and lim the simplex's for one solve (its start now
+// when lim has none) and returns the simplex.
+func (mdl *lpModel) setLimits(ctx context.Context, lim lpLimits) *simplex {
+	s := mdl.s
+	s.ctx = ctx
+	s.deadline = lim.Deadline
+	s.iterLimit = lim.IterationLimit
+	s.progress = lim.Progress
+	s.start = lim.Start
+	if s.start.IsZero() {
+		s.start = time.Now()
+	}
+	return s
+}
+
+// statusOf is the Status (and error: the context's for Cancelled,
+// ErrNumerical when no verified optimal basis was reached) of a solve that
+// ended with outcome o.
+func statusOf(ctx context.Context, o outcome) (Status, error) {
 	switch o {
 	case outOptimal:
 		return Optimal, nil

@@ -64,6 +64,19 @@ func contrib(a, lo, up float64) (mn, mx float64) {
 	return a * up, a * lo
 }
 
+// others returns the finite activity bound of a row without one column's
+// contribution c, from the row's bound act (its finite part) and inf (how
+// many contributions are infinite); false when the rest is infinite.
+func others(act float64, inf int, c float64) (float64, bool) {
+	switch {
+	case inf == 0:
+		return act - c, true
+	case inf == 1 && math.IsInf(c, 0):
+		return act, true
+	}
+	return 0, false
+}
+
 // recompute sets the activity bounds of row i from scratch.
 func (pr *propagator) recompute(i int) {
 	mn, mx, ni, xi := 0.0, 0.0, 0, 0
@@ -205,17 +218,7 @@ func (pr *propagator) propagateRow(i int) bool {
 		nlo, nup := lo, up
 		if useU {
 			// The others' smallest activity.
-			var rest float64
-			ok := true
-			switch {
-			case pr.minInf[i] == 0:
-				rest = pr.minAct[i] - cmin
-			case math.IsInf(cmin, 0):
-				rest = pr.minAct[i]
-			default:
-				ok = false
-			}
-			if ok {
+			if rest, ok := others(pr.minAct[i], pr.minInf[i], cmin); ok {
 				if b := (ru - rest) / a; a > 0 {
 					nup = min(nup, b+tu/a)
 				} else {
@@ -224,17 +227,8 @@ func (pr *propagator) propagateRow(i int) bool {
 			}
 		}
 		if useL {
-			var rest float64
-			ok := true
-			switch {
-			case pr.maxInf[i] == 0:
-				rest = pr.maxAct[i] - cmax
-			case math.IsInf(cmax, 0):
-				rest = pr.maxAct[i]
-			default:
-				ok = false
-			}
-			if ok {
+			// The others' largest activity.
+			if rest, ok := others(pr.maxAct[i], pr.maxInf[i], cmax); ok {
 				if b := (rl - rest) / a; a > 0 {
 					nlo = max(nlo, b-tl/a)
 				} else {

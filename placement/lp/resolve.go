@@ -3,7 +3,6 @@ package lp
 import (
 	"context"
 	"slices"
-	"time"
 )
 
 // This file holds the fast warm re-solve of branch-and-bound: after bound
@@ -137,15 +136,7 @@ func (s *simplex) markValid() {
 // resolve is lpModel.solve with the fast warm path first: for the nodes of
 // branch-and-bound, after bound changes.
 func (mdl *lpModel) resolve(ctx context.Context, lim lpLimits) (Status, error) {
-	s := mdl.s
-	s.ctx = ctx
-	s.deadline = lim.Deadline
-	s.iterLimit = lim.IterationLimit
-	s.progress = lim.Progress
-	s.start = lim.Start
-	if s.start.IsZero() {
-		s.start = time.Now()
-	}
+	s := mdl.setLimits(ctx, lim)
 	if ctx != nil && ctx.Err() != nil {
 		return mdl.solve(ctx, lim)
 	}
@@ -162,17 +153,7 @@ func (mdl *lpModel) resolve(ctx context.Context, lim lpLimits) (Status, error) {
 	}
 	mdl.lastIter = s.iters - it0
 	s.lastStatus = o
-	switch o {
-	case outOptimal:
-		return Optimal, nil
-	case outInfeasible:
-		return Infeasible, nil
-	case outIterationLimit:
-		return IterationLimit, nil
-	case outTimeLimit:
-		return TimeLimit, nil
-	}
-	return Cancelled, context.Cause(ctx)
+	return statusOf(ctx, o)
 }
 
 // trialRounds is the number of rounds in which trialRun removes the cost
@@ -248,15 +229,7 @@ func (s *simplex) trialRun() outcome {
 // Result.Verify: a trial only estimates a child's bound, and the child is
 // solved again as a node).
 func (mdl *lpModel) trial(ctx context.Context, lim lpLimits) (Status, error) {
-	s := mdl.s
-	s.ctx = ctx
-	s.deadline = lim.Deadline
-	s.iterLimit = lim.IterationLimit
-	s.progress = lim.Progress
-	s.start = lim.Start
-	if s.start.IsZero() {
-		s.start = time.Now()
-	}
+	s := mdl.setLimits(ctx, lim)
 	if ctx != nil && ctx.Err() != nil {
 		return mdl.solve(ctx, lim)
 	}
@@ -271,15 +244,5 @@ func (mdl *lpModel) trial(ctx context.Context, lim lpLimits) (Status, error) {
 	}
 	mdl.lastIter = s.iters - it0
 	s.lastStatus = o
-	switch o {
-	case outOptimal:
-		return Optimal, nil
-	case outInfeasible:
-		return Infeasible, nil
-	case outIterationLimit:
-		return IterationLimit, nil
-	case outTimeLimit:
-		return TimeLimit, nil
-	}
-	return Cancelled, context.Cause(ctx)
+	return statusOf(ctx, o)
 }
