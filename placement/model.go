@@ -163,10 +163,21 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			errs = append(errs, perr)
 			continue
 		}
+		// exc are the offers excluded, in order; the error of one whose
+		// requirements fail (exc[reqs[i].at], offer reqs[i].offer) is
+		// written only for a workload left unplaced (exclusions).
 		var exc []tco.Exclusion
+		var reqs []struct{ at, offer int }
+		exclusions := func() []tco.Exclusion {
+			for _, r := range reqs {
+				exc[r.at].Err = requirementsError(w, p.Offers[r.offer])
+			}
+			return exc
+		}
 		for oi, o := range p.Offers {
 			if !compatible(w, o) {
-				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: requirementsError(w, o)})
+				reqs = append(reqs, struct{ at, offer int }{len(exc), oi})
+				exc = append(exc, tco.Exclusion{Offer: o.ID})
 				continue
 			}
 			// Fit is the solver's question: a service may spread over offers
@@ -212,7 +223,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			in.pairs = append(in.pairs, pr)
 		}
 		if len(wd.pairs) == 0 {
-			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: newUnplacedError(w.Name, exc)})
+			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: newUnplacedError(w.Name, exclusions())})
 			continue
 		}
 		check := in.alone
@@ -220,7 +231,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			check = in.gangRuns
 		}
 		if err := check(wd); err != nil {
-			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: &UnplacedError{Workload: w.Name, Excluded: exc, Err: err}})
+			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: &UnplacedError{Workload: w.Name, Excluded: exclusions(), Err: err}})
 			for _, q := range wd.pairs { // drop its pairs
 				k := in.pairs[q].k
 				in.os[k].pairs = in.os[k].pairs[:len(in.os[k].pairs)-1]
