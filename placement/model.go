@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gputco/gputco/provider"
@@ -129,11 +132,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 	in.assume.Step = s.sliceLen
 	// tco.Prepare validates and samples each workload once; a workload it
 	// rejects is validated again only for the error that says why.
-	preps := make([]*tco.Prepared, len(p.Workloads))
-	perrs := make([]error, len(p.Workloads))
-	for i, w := range p.Workloads {
-		preps[i], perrs[i] = tco.Prepare(w, in.assume)
-	}
+	preps, perrs := prepareAll(p.Workloads, in.assume)
 	valid := func(i int) bool { return perrs[i] == nil || p.Workloads[i].Validate() == nil }
 	if err := in.timeline(valid); err != nil {
 		return nil, err
@@ -253,6 +252,36 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 	}
 	in.pruneGangRuns() // gang.go
 	return in, nil
+}
+
+// prepareAll returns tco.Prepare(ws[i], a) for each workload, prepared on
+// up to GOMAXPROCS goroutines that end before it returns. Each preparation
+// is independent of the others (the workloads and assumptions are only
+// read), so the results are those of preparing the workloads in turn.
+func prepareAll(ws []workload.Workload, a tco.Assumptions) ([]*tco.Prepared, []error) {
+	preps, errs := make([]*tco.Prepared, len(ws)), make([]error, len(ws))
+	workers := min(runtime.GOMAXPROCS(0), len(ws))
+	if workers <= 1 {
+		for i, w := range ws {
+			preps[i], errs[i] = tco.Prepare(w, a)
+		}
+		return preps, errs
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(ws) {
+					return
+				}
+				preps[i], errs[i] = tco.Prepare(ws[i], a)
+			}
+		})
+	}
+	wg.Wait()
+	return preps, errs
 }
 
 // alone checks what a workload needs whatever the others do: a job's work
