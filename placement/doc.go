@@ -198,6 +198,10 @@
 // and of the ways to leave that many out the one of least cost — found by
 // the pool's MILP with a "not placed" column in each gang's row; those are
 // in Plan.Unplaced with ErrStock and the pool is planned without them.
+// [Model] leaves the same gangs out (it runs the same two MILPs, in a pool
+// where some gang has no run on capacity of unlimited stock: elsewhere
+// every gang fits whatever the rest does), so the exported model is the
+// one Solve plans.
 // Without planning over time gangs are unplaced with ErrGang, as before.
 // Assignment.Gang reports the run: offer, size, nodes, start and finish;
 // its use in the stretches (Epoch.Uses, Epoch.Slices) is its GPU-hours in
