@@ -12,7 +12,8 @@ import (
 // pools' optima). Columns are named n_<offer> (nodes of committed capacity,
 // integer), z_<offer> (per-offer cost paid, binary), y_<workload>_<offer>
 // (placement with its one-off cost, binary) and x_<workload>_<offer>_<slice>
-// (GPUs used in the slice) — or h_<workload>_<offer> (a job's GPU-hours on
+// (GPUs used in the slice; over time, in every slice of the slice's class,
+// see the package comment) — or h_<workload>_<offer> (a job's GPU-hours on
 // unlimited pay-as-you-go capacity) — with workloads and offers by their
 // index in the problem; rows demand_, work_, width_, widthh_ (a job's width
 // over its GPU-hours), cap_, link_, peroffer_, used_, spot_ and budget (see
