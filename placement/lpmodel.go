@@ -41,6 +41,12 @@ type poolModel struct {
 	gangCol   map[int][]int
 	gangRow   map[int]int
 	budgetRow int
+	// rep[t] is the slice whose columns and rows stand for slice t (the
+	// first of its class, see sliceClasses), mult[t] how many slices those
+	// stand for (0 where rep[t] ≠ t): xCol[q][t], demandRow[w][t] and
+	// stockRow[k][t] are −1 where rep[t] ≠ t.
+	rep  []int
+	mult []float64
 }
 
 // model builds the MILP of pool pl.
@@ -48,6 +54,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 	T := len(in.hours)
 	pm := &poolModel{pl: pl, nCols: map[int][]int{}, holdRow: map[int][]int{}, gangCol: map[int][]int{}, gangRow: map[int]int{}, zCol: map[int]int{}, xCol: map[int][]int{}, yCol: map[int]int{}, hCol: map[int]int{},
 		demandRow: map[int][]int{}, workRow: map[int]int{}, stockRow: map[int][]int{}, budgetRow: -1}
+	pm.rep, pm.mult = in.sliceClasses(pl)
 	var b colBuilder
 	b.SetName("gputco-placement")
 	budget := !in.s.Budget.IsZero()
@@ -126,10 +133,10 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 				if !math.IsInf(od.stock, 1) {
 					ub = min(ub, od.stock*od.gpn)
 				}
-				if ub <= 0 || wd.reps[t] <= 0 || t < od.from {
+				if ub <= 0 || wd.reps[t] <= 0 || t < od.from || pm.rep[t] != t {
 					continue
 				}
-				c := pr.cost * in.hours[t] * wd.reps[t]
+				c := pr.cost * in.hours[t] * wd.reps[t] * pm.mult[t]
 				xs[t] = b.AddColNamed("x", c, 0, ub, wd.idx, od.idx, t)
 				cost(xs[t], c)
 			}
@@ -161,7 +168,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			cols := make([]int, 0, len(act))
 			for t := range rows {
 				rows[t] = -1
-				if wd.demand[t] <= 0 {
+				if wd.demand[t] <= 0 || pm.rep[t] != t {
 					continue
 				}
 				cols = cols[:0]
@@ -183,7 +190,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			}
 			for t, j := range pm.xCol[q] {
 				if j >= 0 {
-					cols, vals = append(cols, j), append(vals, in.pairs[q].rate*in.hours[t]*wd.reps[t])
+					cols, vals = append(cols, j), append(vals, in.pairs[q].rate*in.hours[t]*wd.reps[t]*pm.mult[t])
 				}
 			}
 		}
@@ -218,7 +225,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			}
 			for t, j := range pm.xCol[q] {
 				if j >= 0 && t >= from {
-					xs, xv = append(xs, j), append(xv, in.hours[t]*wd.reps[t])
+					xs, xv = append(xs, j), append(xv, in.hours[t]*wd.reps[t]*pm.mult[t])
 				}
 			}
 		}
@@ -246,6 +253,9 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 		var vals []float64
 		for t := range T {
 			rows[t] = -1
+			if pm.rep[t] != t {
+				continue
+			}
 			cols, vals = cols[:0], vals[:0]
 			for _, xs := range uses {
 				if xs[t] >= 0 {
@@ -329,7 +339,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 				if j < 0 {
 					continue
 				}
-				h := in.hours[t] * wd.reps[t]
+				h := in.hours[t] * wd.reps[t] * pm.mult[t]
 				cols, vals = append(cols, j), append(vals, h)
 				big += h * b.p.ColUpper[j]
 			}
@@ -391,7 +401,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 					if j < 0 {
 						continue
 					}
-					v := in.hours[t] * wd.reps[t]
+					v := in.hours[t] * wd.reps[t] * pm.mult[t]
 					if !wd.service {
 						v *= in.pairs[q].rate
 					}
@@ -723,8 +733,8 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 	for q, xs := range pm.xCol {
 		u := make([]float64, len(xs))
 		any := false
-		for t, j := range xs {
-			if j >= 0 && x[j] > 1e-12 {
+		for t := range xs {
+			if j := xs[pm.rep[t]]; j >= 0 && x[j] > 1e-12 {
 				u[t], any = x[j], true
 			}
 		}
