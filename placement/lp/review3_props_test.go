@@ -1,0 +1,473 @@
+package lp_test
+
+// Review 3: property tests of the public API as a standalone solver. Each
+// is registered twice (rapid.Check in TestX, rapid.MakeFuzz in FuzzX).
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gputco/gputco/placement/lp"
+	"pgregory.net/rapid"
+)
+
+// genWild draws a small LP (or MILP when integer) with every kind of column
+// (free, one-sided, fixed, boxed, with half-integral bounds) and row (equal,
+// ≤, ≥, free, ranged, empty), either sense and an offset. Integer columns
+// are kept bounded (a free integer column can make branch-and-bound run
+// without end, see TestReview3ParityFree).
+func genWild(t *rapid.T, integer bool) *lp.Problem {
+	n := rapid.IntRange(1, 5).Draw(t, "n")
+	m := rapid.IntRange(0, 4).Draw(t, "m")
+	inf := math.Inf(1)
+	var b lp.Builder
+	for j := 0; j < n; j++ {
+		cost := float64(rapid.IntRange(-4, 4).Draw(t, "cost")) / 2
+		var lo, up float64
+		switch rapid.IntRange(0, 5).Draw(t, "colKind") {
+		case 0:
+			lo, up = -inf, inf
+		case 1:
+			lo, up = float64(rapid.IntRange(-3, 3).Draw(t, "lo"))/2, inf
+		case 2:
+			lo, up = -inf, float64(rapid.IntRange(-3, 3).Draw(t, "up"))/2
+		case 3:
+			v := float64(rapid.IntRange(-3, 3).Draw(t, "fx")) / 2
+			lo, up = v, v
+		default:
+			lo = float64(rapid.IntRange(-3, 3).Draw(t, "lo")) / 2
+			up = lo + float64(rapid.IntRange(0, 5).Draw(t, "w"))/2
+		}
+		if integer && rapid.Bool().Draw(t, "int") {
+			if math.IsInf(lo, -1) && math.IsInf(up, 1) {
+				lo, up = -2, 1
+			}
+			if math.IsInf(lo, -1) {
+				lo = up - 3
+			}
+			if math.IsInf(up, 1) {
+				up = lo + 3
+			}
+			if math.Floor(up) < math.Ceil(lo) {
+				up = math.Ceil(lo)
+			}
+			b.AddIntCol("", cost, lo, up)
+		} else {
+			b.AddCol("", cost, lo, up)
+		}
+	}
+	for i := 0; i < m; i++ {
+		var cols []int
+		var vals []float64
+		for j := 0; j < n; j++ {
+			if rapid.IntRange(0, 2).Draw(t, "present") > 0 {
+				if v := rapid.IntRange(-3, 3).Draw(t, "coef"); v != 0 {
+					cols = append(cols, j)
+					vals = append(vals, float64(v))
+				}
+			}
+		}
+		c := float64(rapid.IntRange(-6, 6).Draw(t, "rhs")) / 2
+		w := float64(rapid.IntRange(0, 4).Draw(t, "rw")) / 2
+		switch rapid.IntRange(0, 4).Draw(t, "rowKind") {
+		case 0:
+			b.AddRow("", c, c, cols, vals)
+		case 1:
+			b.AddRow("", -inf, c, cols, vals)
+		case 2:
+			b.AddRow("", c, inf, cols, vals)
+		case 3:
+			b.AddRow("", -inf, inf, cols, vals)
+		default:
+			b.AddRow("", c, c+w, cols, vals)
+		}
+	}
+	b.SetObjective(rapid.Bool().Draw(t, "max"), float64(rapid.IntRange(-2, 2).Draw(t, "off")))
+	p, err := b.Problem()
+	if err != nil {
+		t.Fatalf("gen: %v", err)
+	}
+	return p
+}
+
+// genNamed draws a small problem whose values include ±Inf, ±1e30, 1e-300
+// and −0 and whose names include MPS keywords, comment starters, numbers
+// and markers.
+func genNamed(t *rapid.T) *lp.Problem {
+	n := rapid.IntRange(1, 4).Draw(t, "n")
+	m := rapid.IntRange(0, 4).Draw(t, "m")
+	inf := math.Inf(1)
+	vals := []float64{-inf, -3, -1, -0.5, 0, 0.5, 1, 2, 1e30, -1e30, inf, 1e-300, math.Copysign(0, -1)}
+	name := rapid.OneOf(rapid.StringMatching(`[A-Za-z0-9_*$'"#:;!.\-+\[\]()^~=<>]{1,6}`),
+		rapid.SampledFrom([]string{"OBJECTIVE", "OBJECTIVE_1", "RHS", "BND", "RNG", "RANGES", "BOUNDS", "ENDATA", "MARKER", "'MARKER'", "'INTORG'", "'INTEND'", "NAME", "*", "*x", "$x", "-1", "1e5", "Inf", "-Inf", "OBJSENSE", "MAX", "N", "UP", "é", "x\u00a0y", "ROWS", "COLUMNS", "OBJ", "C0", "R0", "C1", "R1"}))
+	var b lp.Builder
+	for j := 0; j < n; j++ {
+		lo := rapid.SampledFrom(vals[:len(vals)-3]).Draw(t, "lo")
+		up := rapid.SampledFrom(vals[1:]).Draw(t, "up")
+		if up < lo {
+			lo, up = up, lo
+		}
+		if math.IsInf(lo, 1) || math.IsInf(up, -1) {
+			lo, up = 0, 1
+		}
+		cost := rapid.SampledFrom([]float64{0, 1, -2.5, 1e-7, 3e15}).Draw(t, "cost")
+		if rapid.Bool().Draw(t, "int") && math.Floor(up) >= math.Ceil(lo) {
+			b.AddIntCol(name.Draw(t, "cn"), cost, lo, up)
+		} else {
+			b.AddCol(name.Draw(t, "cn"), cost, lo, up)
+		}
+	}
+	for i := 0; i < m; i++ {
+		var cols []int
+		var vs []float64
+		for j := 0; j < n; j++ {
+			if rapid.Bool().Draw(t, "present") {
+				cols = append(cols, j)
+				vs = append(vs, rapid.SampledFrom([]float64{1, -1, 0.1, 2.5e-8, 7}).Draw(t, "a"))
+			}
+		}
+		lo := rapid.SampledFrom(vals[:len(vals)-3]).Draw(t, "rlo")
+		up := rapid.SampledFrom(vals[1:]).Draw(t, "rup")
+		if up < lo {
+			lo, up = up, lo
+		}
+		if math.IsInf(lo, 1) || math.IsInf(up, -1) {
+			lo, up = 0, 1
+		}
+		b.AddRow(name.Draw(t, "rn"), lo, up, cols, vs)
+	}
+	b.SetObjective(rapid.Bool().Draw(t, "max"), rapid.SampledFrom([]float64{0, 1.5, -2}).Draw(t, "off"))
+	p, err := b.Problem()
+	if err != nil {
+		t.Fatalf("gen: %v", err)
+	}
+	return p
+}
+
+// review3RoundTripMPS: WriteMPS then ReadMPS gives back the same problem,
+// bit for bit, names included (every drawn name is safe but 'MARKER'), for
+// names that look like section keywords, comments, numbers or markers.
+func review3RoundTripMPS(t *rapid.T) {
+
+	p := genNamed(t)
+	var buf bytes.Buffer
+	if err := lp.WriteMPS(&buf, p); err != nil {
+		t.Fatalf("write: %v", err)
+	}
+	q, err := lp.ReadMPS(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatalf("read: %v\n%s", err, buf.String())
+	}
+	bad := func(what string, a, b any) {
+		t.Fatalf("%s: %v vs %v\n%s", what, a, b, buf.String())
+	}
+	if p.Maximize != q.Maximize || p.Offset != q.Offset {
+		bad("sense/offset", p.Offset, q.Offset)
+	}
+	if !slices.Equal(p.Cost, q.Cost) {
+		bad("cost", p.Cost, q.Cost)
+	}
+	if !slices.Equal(p.ColLower, q.ColLower) || !slices.Equal(p.ColUpper, q.ColUpper) {
+		bad("col bounds", [][]float64{p.ColLower, p.ColUpper}, [][]float64{q.ColLower, q.ColUpper})
+	}
+	if !slices.Equal(p.RowLower, q.RowLower) || !slices.Equal(p.RowUpper, q.RowUpper) {
+		bad("row bounds", [][]float64{p.RowLower, p.RowUpper}, [][]float64{q.RowLower, q.RowUpper})
+	}
+	pi, qi := p.Integer, q.Integer
+	if pi == nil {
+		pi = make([]bool, p.NumCols())
+	}
+	if qi == nil {
+		qi = make([]bool, q.NumCols())
+	}
+	if !slices.Equal(pi, qi) {
+		bad("integer", pi, qi)
+	}
+	if !slices.Equal(p.A.Start, q.A.Start) || !slices.Equal(p.A.Index, q.A.Index) || !slices.Equal(p.A.Value, q.A.Value) {
+		bad("matrix", p.A, q.A)
+	}
+	for i := range p.NumRows() {
+		if p.RowName(i) != q.RowName(i) && !slices.Contains(p.RowNames[:i], p.RowName(i)) && p.RowName(i) != "'MARKER'" {
+			t.Fatalf("row name %q -> %q\n%s", p.RowName(i), q.RowName(i), buf.String())
+		}
+	}
+	for j := range p.NumCols() {
+		if p.ColName(j) != q.ColName(j) && !slices.Contains(p.ColNames[:j], p.ColName(j)) && p.ColName(j) != "'MARKER'" {
+			t.Fatalf("col name %q -> %q\n%s", p.ColName(j), q.ColName(j), buf.String())
+		}
+	}
+}
+
+func TestReview3RoundTripMPS(t *testing.T) { rapid.Check(t, review3RoundTripMPS) }
+func FuzzReview3RoundTripMPS(f *testing.F) { f.Fuzz(rapid.MakeFuzz(review3RoundTripMPS)) }
+
+// review3LPFileCBC: a problem written by WriteLP (odd names, every bound
+// form) is read by CBC without complaint and CBC finds the built-in
+// solver's status and optimum. CLP may call an unbounded LP infeasible.
+func review3LPFileCBC(t *rapid.T) {
+	dir, err := os.MkdirTemp("", "review3lp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+
+	n := rapid.IntRange(1, 4).Draw(t, "n")
+	m := rapid.IntRange(0, 4).Draw(t, "m")
+	inf := math.Inf(1)
+	vals := []float64{-inf, -3, -1, -0.5, 0, 0.5, 1, 2, inf}
+	name := rapid.OneOf(rapid.StringMatching(`[A-Za-z0-9_*$'"#:;!.\-+\[\]()^~=<>]{1,6}`),
+		rapid.SampledFrom([]string{"e1", "E2", "inf", "free", "st", "bounds", "end", "x", "obj", "Subject", "To", "R0", "C0", "C1", "R0_lo", "R0_hi", "generals", "binary", "s.t.", "infinity", "min", "max", "1x", "e", "E"}))
+	var b lp.Builder
+	for j := 0; j < n; j++ {
+		lo := rapid.SampledFrom(vals[:len(vals)-1]).Draw(t, "lo")
+		up := rapid.SampledFrom(vals[1:]).Draw(t, "up")
+		if up < lo {
+			lo, up = up, lo
+		}
+		cost := rapid.SampledFrom([]float64{0, 1, -2.5, -1}).Draw(t, "cost")
+		if rapid.IntRange(0, 3).Draw(t, "int") == 0 && math.Floor(up) >= math.Ceil(lo) && !math.IsInf(lo, 0) && !math.IsInf(up, 0) {
+			b.AddIntCol(name.Draw(t, "cn"), cost, lo, up)
+		} else {
+			b.AddCol(name.Draw(t, "cn"), cost, lo, up)
+		}
+	}
+	for i := 0; i < m; i++ {
+		var cols []int
+		var vs []float64
+		for j := 0; j < n; j++ {
+			if rapid.Bool().Draw(t, "present") {
+				cols = append(cols, j)
+				vs = append(vs, rapid.SampledFrom([]float64{1, -1, 0.5, 3}).Draw(t, "a"))
+			}
+		}
+		lo := rapid.SampledFrom(vals[:len(vals)-1]).Draw(t, "rlo")
+		up := rapid.SampledFrom(vals[1:]).Draw(t, "rup")
+		if up < lo {
+			lo, up = up, lo
+		}
+		b.AddRow(name.Draw(t, "rn"), lo, up, cols, vs)
+	}
+	b.SetObjective(rapid.Bool().Draw(t, "max"), 0)
+	p, err := b.Problem()
+	if err != nil {
+		t.Fatalf("gen: %v", err)
+	}
+	r, err := lp.Solve(context.Background(), p, lp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := lp.WriteLP(&buf, p); err != nil {
+		t.Fatalf("write: %v", err)
+	}
+	path := filepath.Join(dir, "m.lp")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	sol := filepath.Join(dir, "s.txt")
+	os.Remove(sol)
+	out, err := exec.Command("cbc", path, "-solve", "-solu", sol).CombinedOutput()
+	if err != nil {
+		t.Fatalf("cbc: %v %s", err, out)
+	}
+	txt, err := os.ReadFile(sol)
+	if err != nil {
+		t.Fatalf("no sol %s\n%s", out, buf.String())
+	}
+	first, _, _ := strings.Cut(string(txt), "\n")
+	if strings.Contains(string(out), "###") {
+		if !strings.Contains(string(out), "does not appear in objective") {
+			t.Fatalf("cbc complains: %s\n%s", out, buf.String())
+		}
+	}
+	if strings.Contains(string(out), "Empty problem") {
+		t.Skip("empty")
+	}
+	switch {
+	case strings.HasPrefix(first, "Optimal"):
+		f := strings.Fields(first)
+		v, _ := strconv.ParseFloat(f[len(f)-1], 64)
+		if r.Status != lp.Optimal || math.Abs(v-r.Objective) > 1e-6*(1+math.Abs(v)) {
+			t.Fatalf("builtin %v %v, cbc on LP file %q\n%s", r.Status, r.Objective, first, buf.String())
+		}
+	case strings.HasPrefix(first, "Infeasible") || strings.HasPrefix(first, "Integer infeasible"):
+		if r.Status != lp.Infeasible && r.Status != lp.Unbounded {
+			t.Fatalf("builtin %v %v, cbc on LP file %q\n%s", r.Status, r.Objective, first, buf.String())
+		}
+	case strings.HasPrefix(first, "Unbounded"):
+		if r.Status != lp.Unbounded && r.Status != lp.Infeasible {
+			t.Fatalf("builtin %v %v, cbc on LP file %q\n%s", r.Status, r.Objective, first, buf.String())
+		}
+	case strings.HasPrefix(first, "Stopped on difficulties"):
+	default:
+		t.Fatalf("cbc %q", first)
+	}
+}
+
+func TestReview3LPFileCBC(t *testing.T) {
+	if _, err := exec.LookPath("cbc"); err != nil {
+		t.Skip("cbc not on PATH")
+	}
+	if testing.Short() {
+		t.Skip("runs cbc 100 times")
+	}
+	rapid.Check(t, review3LPFileCBC)
+}
+func FuzzReview3LPFileCBC(f *testing.F) {
+	if _, err := exec.LookPath("cbc"); err != nil {
+		f.Skip("cbc not on PATH")
+	}
+	f.Fuzz(rapid.MakeFuzz(review3LPFileCBC))
+}
+
+// review3Limits: a MILP solved with an iteration limit, a node limit or a
+// loose gap returns a status consistent with the full solve, an incumbent
+// that is feasible and integral, a Bound on the right side of the optimum
+// and an incumbent no better than it.
+func review3Limits(t *rapid.T) {
+
+	p := genWild(t, true)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	full, err := lp.Solve(ctx, p, lp.Options{})
+	if err != nil || full.Status == lp.Cancelled {
+		t.Skip("slow")
+	}
+	var opt lp.Options
+	switch rapid.IntRange(0, 2).Draw(t, "lim") {
+	case 0:
+		opt.IterationLimit = rapid.IntRange(1, 30).Draw(t, "it")
+	case 1:
+		opt.NodeLimit = rapid.IntRange(1, 5).Draw(t, "nodes")
+	case 2:
+		opt.Gap = rapid.SampledFrom([]float64{0.01, 0.5, 10}).Draw(t, "gap")
+	}
+	r, err := lp.Solve(context.Background(), p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.HasSolution() {
+		if err := r.Verify(p, 1e-6); err != nil {
+			t.Fatalf("%v: %v", r.Status, err)
+		}
+		for j, v := range r.X {
+			if p.Integer != nil && p.Integer[j] && v != math.Round(v) {
+				t.Fatalf("x%d=%v", j, v)
+			}
+		}
+	}
+	sign := 1.0
+	if p.Maximize {
+		sign = -1
+	}
+	switch r.Status {
+	case lp.Optimal:
+		if full.Status != lp.Optimal {
+			t.Fatalf("limited optimal, full %v", full.Status)
+		}
+		tol := 1e-6 * (1 + math.Abs(full.Objective))
+		if opt.Gap > 0 {
+			tol += opt.Gap * math.Max(1, math.Abs(r.Objective))
+		}
+		if math.Abs(r.Objective-full.Objective) > tol {
+			t.Fatalf("limited optimal %v, full %v (opt %+v)", r.Objective, full.Objective, opt)
+		}
+	case lp.Infeasible, lp.Unbounded:
+		if full.Status != r.Status {
+			t.Fatalf("limited %v, full %v", r.Status, full.Status)
+		}
+	case lp.IterationLimit, lp.NodeLimit:
+		if full.Status == lp.Optimal && !math.IsInf(r.Bound, 0) && sign*(r.Bound-full.Objective) > 1e-6*(1+math.Abs(full.Objective)) {
+			t.Fatalf("bound %v beyond optimum %v", r.Bound, full.Objective)
+		}
+		if full.Status == lp.Optimal && r.HasSolution() && sign*(r.Objective-full.Objective) < -1e-6*(1+math.Abs(full.Objective)) {
+			t.Fatalf("incumbent %v better than optimum %v", r.Objective, full.Objective)
+		}
+	default:
+		t.Fatalf("status %v", r.Status)
+	}
+}
+
+func TestReview3Limits(t *testing.T) { rapid.Check(t, review3Limits) }
+func FuzzReview3Limits(f *testing.F) { f.Fuzz(rapid.MakeFuzz(review3Limits)) }
+
+// review3Warm: the final Basis of one LP warm-starts the solve of the LP
+// with other costs, bounds, row bounds and sense to the cold solve's status
+// and optimum, with a certificate that Verify accepts; and Verify rejects
+// the optimal certificate with one row dual moved by 10.
+func review3Warm(t *rapid.T) {
+
+	p := genWild(t, false)
+	r, err := lp.Solve(context.Background(), p, lp.Options{})
+	if err != nil || r.Basis == nil {
+		t.Skip()
+	}
+	q := *p
+	q.Cost = slices.Clone(p.Cost)
+	q.ColLower = slices.Clone(p.ColLower)
+	q.ColUpper = slices.Clone(p.ColUpper)
+	q.RowLower = slices.Clone(p.RowLower)
+	q.RowUpper = slices.Clone(p.RowUpper)
+	for j := range q.Cost {
+		if rapid.Bool().Draw(t, "chc") {
+			q.Cost[j] = float64(rapid.IntRange(-4, 4).Draw(t, "c"))
+		}
+		if rapid.Bool().Draw(t, "chb") {
+			lo := float64(rapid.IntRange(-3, 3).Draw(t, "lo"))
+			q.ColLower[j], q.ColUpper[j] = lo, lo+float64(rapid.IntRange(0, 3).Draw(t, "w"))
+		}
+	}
+	for i := range q.RowLower {
+		if rapid.Bool().Draw(t, "chr") {
+			lo := float64(rapid.IntRange(-3, 3).Draw(t, "rlo"))
+			q.RowLower[i], q.RowUpper[i] = lo, lo+float64(rapid.IntRange(0, 3).Draw(t, "rw"))
+		}
+	}
+	q.Maximize = rapid.Bool().Draw(t, "max")
+	cold, err := lp.Solve(context.Background(), &q, lp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	basis := *r.Basis
+	warm, err := lp.Solve(context.Background(), &q, lp.Options{Basis: &basis})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := warm.Verify(&q, 1e-6); err != nil {
+		t.Fatalf("warm %v: %v", warm.Status, err)
+	}
+	if warm.Status != cold.Status {
+		t.Fatalf("warm %v cold %v", warm.Status, cold.Status)
+	}
+	if cold.Status == lp.Optimal && math.Abs(cold.Objective-warm.Objective) > 1e-7*(1+math.Abs(cold.Objective)) {
+		t.Fatalf("warm %v cold %v", warm.Objective, cold.Objective)
+	}
+	// Verify must reject a clearly wrong dual.
+	if cold.Status == lp.Optimal && len(cold.RowDual) > 0 {
+		bad := cold
+		bad.RowDual = slices.Clone(cold.RowDual)
+		k := rapid.IntRange(0, len(bad.RowDual)-1).Draw(t, "k")
+		if q.A.NNZ() > 0 {
+			bad.RowDual[k] += 10
+			rowHas := false
+			for _, i := range q.A.Index {
+				if i == k {
+					rowHas = true
+				}
+			}
+			if rowHas && bad.Verify(&q, 1e-6) == nil {
+				t.Fatalf("Verify accepted a dual off by 10 on row %d", k)
+			}
+		}
+	}
+}
+
+func TestReview3Warm(t *testing.T) { rapid.Check(t, review3Warm) }
+func FuzzReview3Warm(f *testing.F) { f.Fuzz(rapid.MakeFuzz(review3Warm)) }
