@@ -198,6 +198,10 @@
 // and of the ways to leave that many out the one of least cost — found by
 // the pool's MILP with a "not placed" column in each gang's row; those are
 // in Plan.Unplaced with ErrStock and the pool is planned without them.
+// [Model] leaves the same gangs out (it runs the same two MILPs, in a pool
+// where some gang has no run on capacity of unlimited stock: elsewhere
+// every gang fits whatever the rest does), so the exported model is the
+// one Solve plans.
 // Without planning over time gangs are unplaced with ErrGang, as before.
 // Assignment.Gang reports the run: offer, size, nodes, start and finish;
 // its use in the stretches (Epoch.Uses, Epoch.Slices) is its GPU-hours in
@@ -252,6 +256,17 @@
 //	Σ_{k agg} h_wk + Σ_t Δ_t·r_wt·Σ_{k other} x_wkt ≤ GPUs_w·Σ_t Δ_t·r_wt;
 //
 // the plan spreads it back over the slices in proportion to that room.
+// Over time, the slices of a stretch that the model cannot tell apart —
+// the same length and, for every workload of the pool but its gangs, the
+// same repetitions r_wt and (a service) the same demand — form a class: the
+// model is symmetric under any permutation of a class (node counts and
+// gang holdings are the stretch's), so averaging an optimum over it keeps
+// every row and the cost, and the model keeps the class's first slice
+// alone, its uses' costs, work, hours and spot shares counted once per
+// slice of the class; the plan gives every slice of the class that
+// slice's uses. A pool of jobs and gangs has a few classes per stretch
+// (the repetitions change only where a deadline falls) where it had a
+// stretch's every slice.
 //
 // Marginal values come from the relaxation's duals: the saving of one more
 // node of stock (minus the reduced cost of n_k at its bound; the stock rows'

@@ -155,7 +155,7 @@ func (pm *poolModel) spread(in *instance, x []float64) map[int][]float64 {
 			}
 			s := wd.width
 			for _, q := range in.active(w) {
-				if j := pm.xCol[q][t]; j >= 0 {
+				if j := pm.xCol[q][pm.rep[t]]; j >= 0 {
 					s -= x[j]
 				}
 			}
