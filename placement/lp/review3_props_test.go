@@ -672,3 +672,74 @@ func FuzzReview3MediumMILP(f *testing.F) {
 	}
 	f.Fuzz(rapid.MakeFuzz(review3MediumMILP))
 }
+
+// review3MIPExtras: on small MILPs, Progress never moves the bound back or
+// the incumbent to a worse value and never reports a bound beyond the
+// incumbent; an Unbounded MILP comes with a feasible X; an optimal MILP's
+// Bound is not beyond its objective, a Start at its optimum survives a
+// node limit of 1, and the relaxation's basis warm-starts it to the same
+// optimum.
+func review3MIPExtras(t *rapid.T) {
+
+	p := genWild(t, true)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var last lp.Progress
+	calls := 0
+	sign := 1.0
+	if p.Maximize {
+		sign = -1
+	}
+	r, err := lp.Solve(ctx, p, lp.Options{Progress: func(pr lp.Progress) {
+		if calls > 0 {
+			if sign*(pr.Bound-last.Bound) < -1e-9*(1+math.Abs(last.Bound)) {
+				t.Errorf("bound went back %v -> %v", last.Bound, pr.Bound)
+			}
+			if sign*(pr.Incumbent-last.Incumbent) > 1e-9*(1+math.Abs(last.Incumbent)) {
+				t.Errorf("incumbent worsened %v -> %v", last.Incumbent, pr.Incumbent)
+			}
+		}
+		if !math.IsInf(pr.Incumbent, 0) && sign*(pr.Bound-pr.Incumbent) > 1e-6*(1+math.Abs(pr.Incumbent)) {
+			t.Errorf("bound %v beyond incumbent %v", pr.Bound, pr.Incumbent)
+		}
+		last = pr
+		calls++
+	}})
+	if err != nil || r.Status == lp.Cancelled {
+		t.Skip()
+	}
+	if r.Status == lp.Unbounded && p.IsMIP() {
+		if r.X == nil {
+			t.Fatalf("unbounded MIP without X")
+		}
+		if err := r.Verify(p, 1e-6); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r.Status == lp.Optimal && p.IsMIP() {
+		if sign*(r.Bound-r.Objective) > 1e-6*(1+math.Abs(r.Objective)) {
+			t.Fatalf("bound %v beyond objective %v", r.Bound, r.Objective)
+		}
+		// Start from the optimum: same optimum, one iteration enough to keep it.
+		s, err := lp.Solve(context.Background(), p, lp.Options{Start: r.X, NodeLimit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.HasSolution() || sign*(s.Objective-r.Objective) > 1e-9*(1+math.Abs(r.Objective)) {
+			t.Fatalf("start at optimum %v: %v %v", r.Objective, s.Status, s.Objective)
+		}
+		// Relaxation basis as warm start.
+		q := *p
+		q.Integer = nil
+		rel, err := lp.Solve(context.Background(), &q, lp.Options{})
+		if err == nil && rel.Basis != nil {
+			w, err := lp.Solve(context.Background(), p, lp.Options{Basis: rel.Basis})
+			if err != nil || w.Status != lp.Optimal || math.Abs(w.Objective-r.Objective) > 1e-6*(1+math.Abs(r.Objective)) {
+				t.Fatalf("warm from relaxation: %v %v %v want %v", w.Status, w.Objective, err, r.Objective)
+			}
+		}
+	}
+}
+
+func TestReview3MIPExtras(t *testing.T) { rapid.Check(t, review3MIPExtras) }
+func FuzzReview3MIPExtras(f *testing.F) { f.Fuzz(rapid.MakeFuzz(review3MIPExtras)) }
