@@ -743,3 +743,47 @@ func review3MIPExtras(t *rapid.T) {
 
 func TestReview3MIPExtras(t *testing.T) { rapid.Check(t, review3MIPExtras) }
 func FuzzReview3MIPExtras(f *testing.F) { f.Fuzz(rapid.MakeFuzz(review3MIPExtras)) }
+
+// review3BadScaling: an LP with its rows and columns scaled by powers of
+// ten from 1e-5 to 1e5 (x_j = s_j·x'_j) has the same status and optimum,
+// with a certificate that Verify accepts.
+func review3BadScaling(t *rapid.T) {
+
+	p := genWild(t, false)
+	base, err := lp.Solve(context.Background(), p, lp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := cloneProblem(p)
+	rs := make([]float64, q.NumRows())
+	for i := range rs {
+		rs[i] = math.Pow(10, float64(rapid.IntRange(-5, 5).Draw(t, "rs")))
+		q.RowLower[i] *= rs[i]
+		q.RowUpper[i] *= rs[i]
+	}
+	for j := range q.NumCols() {
+		s := math.Pow(10, float64(rapid.IntRange(-5, 5).Draw(t, "cs")))
+		q.Cost[j] *= s
+		q.ColLower[j] /= s
+		q.ColUpper[j] /= s
+		for k := q.A.Start[j]; k < q.A.Start[j+1]; k++ {
+			q.A.Value[k] *= s * rs[q.A.Index[k]]
+		}
+	}
+	r, err := lp.Solve(context.Background(), q, lp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Verify(q, 1e-6); err != nil {
+		t.Fatalf("scaled %v: %v", r.Status, err)
+	}
+	if r.Status != base.Status {
+		t.Fatalf("scaled %v, base %v (%v)", r.Status, base.Status, base.Objective)
+	}
+	if r.Status == lp.Optimal && math.Abs(r.Objective-base.Objective) > 1e-6*(1+math.Abs(base.Objective)) {
+		t.Fatalf("scaled %v, base %v", r.Objective, base.Objective)
+	}
+}
+
+func TestReview3BadScaling(t *testing.T) { rapid.Check(t, review3BadScaling) }
+func FuzzReview3BadScaling(f *testing.F) { f.Fuzz(rapid.MakeFuzz(review3BadScaling)) }
