@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/gputco/gputco/placement"
+	"github.com/gputco/gputco/tco"
+	"github.com/gputco/gputco/workload"
 	"github.com/shopspring/decimal"
 )
 
@@ -340,5 +342,48 @@ func TestReview3Options(t *testing.T) {
 		q = p
 		q.Options.Period = 11 * 24 * time.Hour
 		solve("period 11 days", q)
+	}
+}
+
+// TestReview3AloneAndRunnersUpMatchEvaluate: on random portfolios with and
+// without hidden costs, Alone is exactly tco.Evaluate of the workload on
+// its one offer, and every runner-up that tco.Evaluate prices has its
+// total (to a cent); runners-up Evaluate refuses are
+// TestReview3RunnerUpFits's finding, not checked here.
+func TestReview3AloneAndRunnersUpMatchEvaluate(t *testing.T) {
+	seeds := uint64(6)
+	if testing.Short() {
+		seeds = 2
+	}
+	for seed := range seeds {
+		p := portfolio(seed+6000, 3, 2, 6, 24*time.Hour, seed%2 == 0)
+		plan, err := placement.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := p.Assumptions
+		a.Step = plan.Period / time.Duration(plan.Slices)
+		offer := map[string]int{}
+		for k, o := range p.Offers {
+			offer[o.ID] = k
+		}
+		for _, as := range plan.Assignments {
+			w := p.Workloads[slices.IndexFunc(p.Workloads, func(x workload.Workload) bool { return x.Name == as.Workload })]
+			if as.Alone != nil {
+				rep, err := tco.Evaluate(w, p.Offers[offer[as.Uses[0].Offer]], a)
+				if err != nil || !rep.Total.Equal(as.Alone.Total) {
+					t.Errorf("seed %d %s: Alone %s, tco.Evaluate %s (%v)", seed, w.Name, as.Alone.Total, rep.Total, err)
+				}
+			}
+			for _, r := range as.RunnersUp {
+				rep, err := tco.Evaluate(w, p.Offers[offer[r.Offer]], a)
+				if err != nil {
+					continue
+				}
+				if rep.Total.Sub(r.Total).Abs().GreaterThan(decimal.New(1, -2)) {
+					t.Errorf("seed %d %s runner-up %s: %s, tco.Evaluate %s", seed, w.Name, r.Offer, r.Total, rep.Total)
+				}
+			}
+		}
 	}
 }
