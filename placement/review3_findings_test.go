@@ -3,6 +3,7 @@ package placement_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,5 +131,31 @@ func TestReview3RunnerUpFits(t *testing.T) {
 				t.Errorf("runner-up %s at %s: tco.Evaluate %s", r.Offer, r.Total, rep.Total)
 			}
 		}
+	}
+}
+
+// TestReview3UnplacedNamesHorizon: a job of 100 GPU-hours on 4 GPUs with
+// no deadline, costed over a one-hour horizon, cannot do its work within
+// the horizon and is rightly unplaced — but its error is "cannot finish
+// before the deadline: … at most 4 before the deadline" and wraps
+// ErrDeadline, whose doc is "a job that cannot do its work before its
+// deadline". The job has no deadline: the constraint that excludes it is
+// the horizon, and the error should name it.
+func TestReview3UnplacedNamesHorizon(t *testing.T) {
+	t.Skip("finding: a job without a deadline that cannot finish within the horizon is unplaced with ErrDeadline 'cannot finish before the deadline' instead of naming the horizon")
+	a := bare()
+	a.Horizon = time.Hour
+	p := placement.Problem{Workloads: []workload.Workload{batch("job", 4, 100, 0)},
+		Offers: []provider.Offer{onDemand("od", "4", 1, 0)}, Assumptions: a}
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Unplaced) != 1 {
+		t.Fatalf("want the job unplaced:\n%s", plan)
+	}
+	e := plan.Unplaced[0].Err
+	if errors.Is(e, placement.ErrDeadline) || !strings.Contains(e.Error(), "horizon") {
+		t.Errorf("job without a deadline, unplaced for the horizon: %v", e)
 	}
 }
