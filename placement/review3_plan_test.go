@@ -387,3 +387,64 @@ func TestReview3AloneAndRunnersUpMatchEvaluate(t *testing.T) {
 		}
 	}
 }
+
+// TestReview3StockField: Commitment.Stock is the node limit the plan
+// respects — the quoted MaxNodes, or with ExpectedStock MaxNodes times the
+// fill probability (rounded down for committed capacity) — and no slice of
+// an offer uses more GPUs than that stock holds, nor a commitment more
+// nodes.
+func TestReview3StockField(t *testing.T) {
+	seeds := uint64(3)
+	if testing.Short() {
+		seeds = 1
+	}
+	for seed := range seeds {
+		for _, pol := range []placement.StockPolicy{placement.QuotedStock, placement.ExpectedStock} {
+			p := portfolio(seed+7000, 3, 2, 6, 24*time.Hour, seed%2 == 0)
+			p.Options.Stock = pol
+			plan, err := placement.Solve(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			use := map[string][]float64{}
+			for _, a := range plan.Assignments {
+				for _, u := range a.Uses {
+					if use[u.Offer] == nil {
+						use[u.Offer] = make([]float64, len(u.GPUs))
+					}
+					for i, g := range u.GPUs {
+						use[u.Offer][i] += g
+					}
+				}
+			}
+			for _, c := range plan.Commitments {
+				for _, o := range p.Offers {
+					if o.ID != c.Offer {
+						continue
+					}
+					mx, f := float64(o.Availability.MaxNodes), o.Availability.FillProbability
+					want := mx
+					if pol == placement.ExpectedStock {
+						want = mx * f
+						if c.Tier == placement.Base {
+							want = math.Floor(want)
+						}
+					}
+					if math.Abs(c.Stock-want) > 1e-9 {
+						t.Errorf("seed %d %v %s (%v): Stock %g, want %g (max %g fill %g)", seed, pol, c.Offer, c.Tier, c.Stock, want, mx, f)
+					}
+					if c.Stock > 0 {
+						for i, g := range use[c.Offer] {
+							if g > c.Stock*float64(o.GPUsPerNode)+1e-6 {
+								t.Errorf("seed %d %v %s: slice %d uses %g GPUs > stock %g × %d", seed, pol, c.Offer, i, g, c.Stock, o.GPUsPerNode)
+							}
+						}
+						if c.Tier == placement.Base && float64(c.Nodes) > c.Stock {
+							t.Errorf("seed %d %v %s: %d nodes > stock %g", seed, pol, c.Offer, c.Nodes, c.Stock)
+						}
+					}
+				}
+			}
+		}
+	}
+}
