@@ -3,7 +3,11 @@ package placement_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -67,6 +71,57 @@ func TestReview3ModelMatchesPlan(t *testing.T) {
 		}
 		if q.NumCols() != m.NumCols() || q.NumRows() != m.NumRows() || q.A.NNZ() != m.A.NNZ() {
 			t.Errorf("seed %d: MPS read back %d×%d nnz %d, model %d×%d nnz %d", seed, q.NumRows(), q.NumCols(), q.A.NNZ(), m.NumRows(), m.NumCols(), m.A.NNZ())
+		}
+	}
+}
+
+// TestReview3DeterministicAndOrderFree: Solve leaves p as it was, two
+// solves give the same plan (JSON, Elapsed aside), and shuffling the
+// workloads and the offers changes the total by no more than the gap
+// (DefaultGap), one period and over time.
+func TestReview3DeterministicAndOrderFree(t *testing.T) {
+	seeds := uint64(4)
+	if testing.Short() {
+		seeds = 2
+	}
+	for seed := range seeds {
+		var p placement.Problem
+		if seed%2 == 0 {
+			p = portfolio(seed+9000, 3, 2, 6, 24*time.Hour, seed%4 == 0)
+		} else {
+			p = timePortfolio(seed+9000, 2, 1, 1, 4, 3, provider.Year, 3*provider.Month, seed%4 == 1)
+		}
+		orig, _ := json.Marshal(p.Workloads)
+		origO := slices.Clone(p.Offers)
+		a, err := placement.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, _ := json.Marshal(p.Workloads)
+		if string(orig) != string(after) || !reflect.DeepEqual(origO, p.Offers) {
+			t.Errorf("seed %d: Solve modified p", seed)
+		}
+		b, _ := placement.Solve(context.Background(), p)
+		a.Stats.Elapsed, b.Stats.Elapsed = 0, 0
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Errorf("seed %d: two solves differ", seed)
+		}
+		r := rand.New(rand.NewPCG(seed, 1))
+		q := p
+		q.Workloads = slices.Clone(p.Workloads)
+		q.Offers = slices.Clone(p.Offers)
+		r.Shuffle(len(q.Workloads), func(i, j int) { q.Workloads[i], q.Workloads[j] = q.Workloads[j], q.Workloads[i] })
+		r.Shuffle(len(q.Offers), func(i, j int) { q.Offers[i], q.Offers[j] = q.Offers[j], q.Offers[i] })
+		c, err := placement.Solve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := a.Total.Sub(c.Total).Abs()
+		tol := a.Total.Mul(dec("0.000002"))
+		if d.GreaterThan(tol) {
+			t.Errorf("seed %d: total %s, permuted %s", seed, a.Total, c.Total)
 		}
 	}
 }
