@@ -6,6 +6,7 @@ package lp_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math"
 	"os"
 	"os/exec"
@@ -787,3 +788,51 @@ func review3BadScaling(t *rapid.T) {
 
 func TestReview3BadScaling(t *testing.T) { rapid.Check(t, review3BadScaling) }
 func FuzzReview3BadScaling(f *testing.F) { f.Fuzz(rapid.MakeFuzz(review3BadScaling)) }
+
+// review3RandomBasis: any basis of the right shape — statuses drawn at
+// random, invalid values, the wrong number of basic entries, AtUpper on an
+// infinite bound — either is refused with ErrInvalid or warm-starts the
+// solve to the cold solve's status and optimum; it never panics.
+func review3RandomBasis(t *rapid.T) {
+
+	p := genWild(t, rapid.Bool().Draw(t, "mip"))
+	base, err := lp.Solve(context.Background(), p, lp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := rapid.SampledFrom([]lp.BasisStatus{lp.Basic, lp.AtLower, lp.AtUpper, lp.Zero, 4, -1})
+	b := &lp.Basis{Cols: make([]lp.BasisStatus, p.NumCols()), Rows: make([]lp.BasisStatus, p.NumRows())}
+	for j := range b.Cols {
+		b.Cols[j] = st.Draw(t, "c")
+	}
+	for i := range b.Rows {
+		b.Rows[i] = st.Draw(t, "r")
+	}
+	var r lp.Result
+	func() {
+		defer func() {
+			if v := recover(); v != nil {
+				t.Fatalf("panic %v with basis %+v", v, b)
+			}
+		}()
+		r, err = lp.Solve(context.Background(), p, lp.Options{Basis: b})
+	}()
+	if err != nil {
+		if !errors.Is(err, lp.ErrInvalid) {
+			t.Fatalf("error %v", err)
+		}
+		return
+	}
+	if r.Status != base.Status {
+		t.Fatalf("basis %+v: %v, cold %v", b, r.Status, base.Status)
+	}
+	if r.Status == lp.Optimal && math.Abs(r.Objective-base.Objective) > 1e-6*(1+math.Abs(base.Objective)) {
+		t.Fatalf("basis %+v: %v, cold %v", b, r.Objective, base.Objective)
+	}
+	if err := r.Verify(p, 1e-6); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReview3RandomBasis(t *testing.T) { rapid.Check(t, review3RandomBasis) }
+func FuzzReview3RandomBasis(f *testing.F) { f.Fuzz(rapid.MakeFuzz(review3RandomBasis)) }
