@@ -179,3 +179,57 @@ func TestReview3CBCEmptyMatrix(t *testing.T) {
 		}
 	}
 }
+
+// TestReview3VerifyUnboundedRay: max x1/2 with x1 ≤ 0 and a free column x0
+// of zero cost has optimum 0: no direction improves the objective. Verify
+// accepts the "unbounded ray" d = (1e9, 1): d1 = 1 breaks "d_j ≤ 0 where
+// ColUpper is finite" and carries all the improvement (c·d = 1/2), but the
+// sign test is relative to the largest |d_j| (1e9, on the idle free
+// column), so a violation of 1 passes at tol 1e-6. A certificate check
+// that any answer must pass should not accept a ray the problem does not
+// have.
+func TestReview3VerifyUnboundedRay(t *testing.T) {
+	t.Skip("finding: Result.Verify accepts an unbounded ray of a bounded problem when a huge component on an idle free column hides a bound violation")
+	var b lp.Builder
+	b.AddCol("free", 0, math.Inf(-1), math.Inf(1))
+	b.AddCol("neg", 0.5, math.Inf(-1), 0)
+	b.SetObjective(true, 0)
+	p, err := b.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := lp.Solve(context.Background(), p, lp.Options{}); err != nil || r.Status != lp.Optimal || r.Objective != 0 {
+		t.Fatalf("solve: %v %v %v, want optimal 0", r.Status, r.Objective, err)
+	}
+	fake := lp.Result{Status: lp.Unbounded, Ray: []float64{1e9, 1}, X: []float64{0, 0}, RowActivity: []float64{}}
+	if err := fake.Verify(p, 1e-6); err == nil {
+		t.Fatal("Verify accepts the ray (1e9, 1) of a problem whose optimum is 0")
+	}
+}
+
+// TestReview3VerifyFarkasRay: x ≥ 1/2 with rows x ≥ 0 and an empty row
+// 0 = 0 is feasible (x = 1/2). Verify accepts the "Farkas ray" y = (−1,
+// 1e7): y0 = −1 on a row with an infinite upper bound makes min yᵀa = −∞,
+// so it certifies nothing — Verify says so for y = (−1, 1e5) ("row r0 has
+// y_i = −1 with an infinite bound") but lets it pass once the multiplier
+// of the empty row is large enough to make y0 look negligible.
+func TestReview3VerifyFarkasRay(t *testing.T) {
+	t.Skip("finding: Result.Verify accepts a Farkas ray of a feasible problem when a huge multiplier on an empty row makes a term with an infinite bound look negligible")
+	var b lp.Builder
+	b.AddCol("x", 0, 0.5, math.Inf(1))
+	b.AddRow("r0", 0, math.Inf(1), []int{0}, []float64{1})
+	b.AddRow("empty", 0, 0, nil, nil)
+	p, err := b.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := lp.Solve(context.Background(), p, lp.Options{}); err != nil || r.Status != lp.Optimal {
+		t.Fatalf("solve: %v %v, want optimal", r.Status, err)
+	}
+	for _, big := range []float64{1e5, 1e7, 1e9} {
+		fake := lp.Result{Status: lp.Infeasible, Ray: []float64{-1, big}}
+		if err := fake.Verify(p, 1e-6); err == nil {
+			t.Errorf("Verify accepts the Farkas ray (−1, %g) of a feasible problem", big)
+		}
+	}
+}

@@ -840,3 +840,131 @@ func review3RandomBasis(t *rapid.T) {
 
 func TestReview3RandomBasis(t *testing.T) { rapid.Check(t, review3RandomBasis) }
 func FuzzReview3RandomBasis(f *testing.F) { f.Fuzz(rapid.MakeFuzz(review3RandomBasis)) }
+
+// review3VerifyRejects: Result.Verify is a certificate check, so it must
+// refuse false certificates: a Farkas ray of a feasible problem, an
+// unbounded ray of a problem with a finite optimum, an "optimal" point of
+// an infeasible problem, and row duals whose dual objective differs from
+// the optimum. The rays here have entries within a factor 1e5 of each
+// other (wider spreads are TestReview3VerifyUnboundedRay's and
+// TestReview3VerifyFarkasRay's findings).
+func review3VerifyRejects(t *rapid.T) {
+
+	p := genWild(t, false)
+	r, err := lp.Solve(context.Background(), p, lp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := rapid.SampledFrom([]float64{0, 1, -1, 2, -0.5, 1e-9, 1e9, -1e9})
+	switch r.Status {
+	case lp.Optimal:
+		// A feasible set exists: no Farkas ray can verify.
+		y := make([]float64, p.NumRows())
+		for i := range y {
+			y[i] = vals.Draw(t, "y")
+		}
+		fake := lp.Result{Status: lp.Infeasible, Ray: y}
+		ymx, ymn := 0.0, math.Inf(1)
+		for _, v := range y {
+			if v != 0 {
+				ymx, ymn = math.Max(ymx, math.Abs(v)), math.Min(ymn, math.Abs(v))
+			}
+		}
+		if ymx > 1e5*ymn {
+			return
+		}
+		if err := fake.Verify(p, 1e-6); err == nil {
+			var buf bytes.Buffer
+			_ = lp.WriteLP(&buf, p)
+			t.Fatalf("Verify accepts Farkas ray %v of a feasible problem (optimum %v, x %v)\n%s", y, r.Objective, r.X, buf.String())
+		}
+		// The optimum is finite: no unbounded ray can verify.
+		d := make([]float64, p.NumCols())
+		for j := range d {
+			d[j] = vals.Draw(t, "d")
+		}
+		mx, mn := 0.0, math.Inf(1)
+		for _, v := range d {
+			if v != 0 {
+				mx, mn = math.Max(mx, math.Abs(v)), math.Min(mn, math.Abs(v))
+			}
+		}
+		if mx > 1e5*mn {
+			return
+		}
+		fu := lp.Result{Status: lp.Unbounded, Ray: d, X: r.X, RowActivity: r.RowActivity, Objective: r.Objective}
+		if err := fu.Verify(p, 1e-6); err == nil {
+			var buf bytes.Buffer
+			_ = lp.WriteLP(&buf, p)
+			t.Fatalf("Verify accepts unbounded ray %v of a bounded problem (optimum %v)\n%s", d, r.Objective, buf.String())
+		}
+		// Wrong duals.
+		if len(r.RowDual) > 0 {
+			w := r
+			w.RowDual = slices.Clone(r.RowDual)
+			w.ReducedCost = slices.Clone(r.ReducedCost)
+			for i := range w.RowDual {
+				w.RowDual[i] = rapid.SampledFrom([]float64{0, 1, -1, 2, -0.5, 3}).Draw(t, "yd")
+			}
+			// recompute reduced costs consistently: d = c - A^T y
+			for j := range p.NumCols() {
+				s := p.Cost[j]
+				for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+					s -= p.A.Value[k] * w.RowDual[p.A.Index[k]]
+				}
+				w.ReducedCost[j] = s
+			}
+			if w.Verify(p, 1e-6) == nil {
+				// Then it must really be a valid dual: check dual objective equality independently.
+				dobj := p.Offset
+				for i, yi := range w.RowDual {
+					if math.Abs(yi) > 1e-9 {
+						b := p.RowLower[i]
+						if (yi < 0) != p.Maximize {
+							b = p.RowUpper[i]
+						}
+						dobj += yi * b
+					}
+				}
+				for j, dj := range w.ReducedCost {
+					if math.Abs(dj) > 1e-9 {
+						b := p.ColLower[j]
+						if (dj < 0) != p.Maximize {
+							b = p.ColUpper[j]
+						}
+						dobj += dj * b
+					}
+				}
+				if math.IsInf(dobj, 0) || math.IsNaN(dobj) || math.Abs(dobj-r.Objective) > 1e-5*(1+math.Abs(r.Objective)) {
+					t.Fatalf("Verify accepts duals %v (d %v) with dual objective %v, primal %v", w.RowDual, w.ReducedCost, dobj, r.Objective)
+				}
+			}
+		}
+	case lp.Infeasible:
+		x := make([]float64, p.NumCols())
+		for j := range x {
+			x[j] = vals.Draw(t, "x")
+		}
+		fake := lp.Result{Status: lp.Optimal, X: x}
+		act := make([]float64, p.NumRows())
+		for j := range p.NumCols() {
+			for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+				act[p.A.Index[k]] += p.A.Value[k] * x[j]
+			}
+		}
+		fake.RowActivity = act
+		obj := p.Offset
+		for j := range x {
+			obj += p.Cost[j] * x[j]
+		}
+		fake.Objective = obj
+		fake.RowDual = make([]float64, p.NumRows())
+		fake.ReducedCost = slices.Clone(p.Cost)
+		if err := fake.Verify(p, 1e-6); err == nil {
+			t.Fatalf("Verify accepts optimal x %v of an infeasible problem", x)
+		}
+	}
+}
+
+func TestReview3VerifyRejects(t *testing.T) { rapid.Check(t, review3VerifyRejects) }
+func FuzzReview3VerifyRejects(f *testing.F) { f.Fuzz(rapid.MakeFuzz(review3VerifyRejects)) }
