@@ -448,3 +448,42 @@ func TestReview3StockField(t *testing.T) {
 		}
 	}
 }
+
+// TestReview3ProgressOnePeriod: planning one period, every Progress call
+// names a pool within Pools, reports a bound no higher than its incumbent
+// and the gap of the two, and the last call carries the plan's total and
+// bound. (That a bound may exceed the final optimum is
+// TestReview3ProgressBound's finding.)
+func TestReview3ProgressOnePeriod(t *testing.T) {
+	for _, seed := range []uint64{9100, 9102, 9104} {
+		p := portfolio(seed, 3, 2, 6, 24*time.Hour, seed%4 == 0)
+		var prs []placement.Progress
+		p.Options.Progress = func(pr placement.Progress) { prs = append(prs, pr) }
+		plan, err := placement.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total, _ := plan.Total.Float64()
+		bound, _ := plan.Bound.Float64()
+		if len(prs) == 0 {
+			t.Fatalf("seed %d: no progress", seed)
+		}
+		for i, pr := range prs {
+			if pr.Pool < 1 || pr.Pool > pr.Pools || pr.Pools != plan.Stats.Pools {
+				t.Errorf("seed %d progress %d: pool %d of %d, plan %d pools", seed, i, pr.Pool, pr.Pools, plan.Stats.Pools)
+			}
+			if !math.IsInf(pr.Incumbent, 1) && pr.Bound > pr.Incumbent*(1+1e-9)+1e-6 {
+				t.Errorf("seed %d progress %d: bound %v above incumbent %v", seed, i, pr.Bound, pr.Incumbent)
+			}
+			if !math.IsInf(pr.Incumbent, 1) {
+				if g := (pr.Incumbent - pr.Bound) / math.Max(1, math.Abs(pr.Incumbent)); math.Abs(g-pr.Gap) > 1e-9 {
+					t.Errorf("seed %d progress %d: gap %v, want %v", seed, i, pr.Gap, g)
+				}
+			}
+		}
+		last := prs[len(prs)-1]
+		if math.Abs(last.Incumbent-total) > 1e-6*total || math.Abs(last.Bound-bound) > 1e-6*math.Max(1, bound) {
+			t.Errorf("seed %d: last progress %v / %v, plan %v / %v", seed, last.Incumbent, last.Bound, total, bound)
+		}
+	}
+}
