@@ -968,3 +968,39 @@ func review3VerifyRejects(t *rapid.T) {
 
 func TestReview3VerifyRejects(t *testing.T) { rapid.Check(t, review3VerifyRejects) }
 func FuzzReview3VerifyRejects(f *testing.F) { f.Fuzz(rapid.MakeFuzz(review3VerifyRejects)) }
+
+// review3VerifyNoPanic: Verify, Status.String and HasSolution never panic,
+// whatever the Result holds (vectors of any length or nil, NaN, ±Inf,
+// unknown statuses, any tolerance) and even for a malformed problem.
+func review3VerifyNoPanic(t *rapid.T) {
+
+	p := genWild(t, rapid.Bool().Draw(t, "mip"))
+	if rapid.Bool().Draw(t, "badp") {
+		p.Cost = p.Cost[:0]
+	}
+	v := rapid.SampledFrom([]float64{0, 1, -1, math.NaN(), math.Inf(1), math.Inf(-1), 1e308})
+	vec := func(name string) []float64 {
+		if rapid.IntRange(0, 4).Draw(t, name+"nil") == 0 {
+			return nil
+		}
+		n := rapid.IntRange(0, 7).Draw(t, name+"len")
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = v.Draw(t, name)
+		}
+		return x
+	}
+	r := lp.Result{Status: lp.Status(rapid.IntRange(-2, 9).Draw(t, "status")), X: vec("x"), RowActivity: vec("act"),
+		RowDual: vec("dual"), ReducedCost: vec("rc"), Ray: vec("ray"), Objective: v.Draw(t, "obj")}
+	defer func() {
+		if e := recover(); e != nil {
+			t.Fatalf("Verify panics: %v (result %+v)", e, r)
+		}
+	}()
+	_ = r.Verify(p, v.Draw(t, "tol"))
+	_ = r.Status.String()
+	_ = r.HasSolution()
+}
+
+func TestReview3VerifyNoPanic(t *testing.T) { rapid.Check(t, review3VerifyNoPanic) }
+func FuzzReview3VerifyNoPanic(f *testing.F) { f.Fuzz(rapid.MakeFuzz(review3VerifyNoPanic)) }
