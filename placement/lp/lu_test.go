@@ -156,7 +156,7 @@ func TestLUUpdate(t *testing.T) {
 				}
 			}
 			luCheckSolves(t, &f, b, rng, "after an update")
-			if f.needRefactor() {
+			if f.needRefactor(0) {
 				if sp, _ := f.factor(m, b.col); len(sp) > 0 {
 					t.Fatalf("round %d: basis singular on refactorisation", round)
 				}

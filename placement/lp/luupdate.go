@@ -48,6 +48,8 @@ func (f *luFactor) initUpdates() {
 	f.uNZ = len(f.uIdx)
 	f.uNZ0 = f.uNZ
 	f.updates = 0
+	f.etaWork = 0
+	f.buildWork += 2*f.uNZ + 4*m // the slots and U's row-wise copy
 	f.ePiv = resizeInts(f.ePiv, 0)
 	f.eStart = append(resizeInts(f.eStart, 0), 0)
 	f.eIdx = resizeInts(f.eIdx, 0)
@@ -231,6 +233,7 @@ func (f *luFactor) ftran(v *svec) {
 		}
 	}
 	// Row etas of the updates.
+	f.etaWork += len(f.ePiv) + len(f.eIdx)
 	for e, p := range f.ePiv {
 		s := b[p]
 		for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
@@ -261,6 +264,7 @@ func (f *luFactor) ftran(v *svec) {
 			f.ftranStep(k, b, out)
 		}
 	} else {
+		f.etaWork += f.numSlots() - f.m
 		for k := f.numSlots() - 1; k >= 0; k-- {
 			if !f.dead[k] {
 				f.ftranStep(k, b, out)
@@ -282,6 +286,9 @@ func (f *luFactor) ftranStep(k int, b []float64, out *svec) {
 	q := f.pivPos[k]
 	out.add(q)
 	out.val[q] = x
+	if k >= f.m {
+		f.etaWork += f.uEnd[k] - f.uStart[k] // a column added by an update
+	}
 	for t := f.uStart[k]; t < f.uEnd[k]; t++ {
 		b[f.uIdx[t]] -= f.uVal[t] * x
 	}
@@ -306,11 +313,13 @@ func (f *luFactor) btran(v *svec) {
 		f.zSaved, f.zFor = f.zFor, -1
 	}
 	// Row etas, transposed, in reverse.
+	f.etaWork += len(f.ePiv)
 	for e := len(f.ePiv) - 1; e >= 0; e-- {
 		x := o[f.ePiv[e]]
 		if x == 0 {
 			continue
 		}
+		f.etaWork += f.eStart[e+1] - f.eStart[e]
 		for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
 			i := f.eIdx[k]
 			out.add(i)
@@ -353,6 +362,7 @@ func (f *luFactor) btranU(in, out *svec) {
 			f.btranStep(k, c, out)
 		}
 	} else {
+		f.etaWork += f.numSlots() - f.m
 		for k := range f.numSlots() {
 			if !f.dead[k] {
 				f.btranStep(k, c, out)

@@ -287,7 +287,7 @@ func (s *simplex) warmUpdate() bool {
 		}
 	}
 	s.warmLeave = leave
-	if len(leave) > s.warmChanges() || s.lu.numEtas()+len(leave) >= maxUpdates {
+	if len(leave) > s.warmChanges() || s.lu.numEtas()+len(leave) >= minUpdates {
 		return false
 	}
 	if len(s.luMark) != s.nt {
@@ -412,6 +412,13 @@ func (s *simplex) computeDual() {
 	}
 	s.unchecked = s.unchecked || s.lu.numEtas() > 0
 }
+
+// rebuildWork is the cost of rebuild besides the factorisation, in
+// entries touched (see luFactor.needRefactor): computePrimal and
+// computeDual pass over the matrix and all variables, and the passes after
+// a rebuild (syncNonbasic, flipToDualFeasible, the first chuzr) over the
+// variables again.
+func (s *simplex) rebuildWork() int { return 2*len(s.aIndex) + 5*s.nt }
 
 // rebuild refactorises and recomputes primal and dual values.
 func (s *simplex) rebuild() {
@@ -701,7 +708,7 @@ func (s *simplex) dualRatio(toLower bool, delta float64) int {
 func (s *simplex) dualPhase2() outcome {
 	confirmed := false
 	for {
-		if !s.factored || s.lu.needRefactor() {
+		if !s.factored || s.lu.needRefactor(s.rebuildWork()) {
 			s.rebuild()
 			if _, fl := s.flipToDualFeasible(true); fl {
 				s.computePrimal()
@@ -712,7 +719,7 @@ func (s *simplex) dualPhase2() outcome {
 		}
 		r := s.chuzr()
 		if s.trace != nil && s.iters%500 == 0 {
-			s.tracef("  dual %d: objective %.10g, %d listed infeasible, updates %d, L %d U %d, %d factorisations, %d updates refused, %d pivot checks failed", s.iters, s.workObjective(), len(s.infList), s.lu.numEtas(), len(s.lu.lIdx), s.lu.uNZ, s.lu.nFactor, s.lu.nRefused, s.nCheck)
+			s.tracef("  dual %d: objective %.10g, %d listed infeasible, updates %d (eta nnz %d), L %d U %d, %d factorisations, %d updates refused, %d pivot checks failed", s.iters, s.workObjective(), len(s.infList), s.lu.numEtas(), len(s.lu.eIdx), len(s.lu.lIdx), s.lu.uNZ, s.lu.nFactor, s.lu.nRefused, s.nCheck)
 		}
 		if r < 0 {
 			if s.unchecked && !confirmed {
