@@ -62,6 +62,11 @@ type luFactor struct {
 	eStart []int
 	eIdx   []int
 	eVal   []float64
+	// The same entries listed by row, for solves with a sparse right-hand
+	// side (ftranEtas): row i's entries are eHead[i], eNext[eHead[i]], …
+	// (newest eta first; -1 ends), entry k belonging to eta eOf[k].
+	eHead, eNext, eOf []int
+	etaMark           []uint64 // workspace: a bit per eta
 
 	updates           int     // since the factorisation
 	buildWork         int     // operations of the last factorisation (see needRefactor)

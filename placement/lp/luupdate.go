@@ -1,6 +1,9 @@
 package lp
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // This file holds the solves with the factors of luFactor and its
 // Forrest–Tomlin update.
@@ -53,6 +56,12 @@ func (f *luFactor) initUpdates() {
 	f.ePiv = resizeInts(f.ePiv, 0)
 	f.eStart = append(resizeInts(f.eStart, 0), 0)
 	f.eIdx = resizeInts(f.eIdx, 0)
+	f.eNext = resizeInts(f.eNext, 0)
+	f.eOf = resizeInts(f.eOf, 0)
+	f.eHead = resizeInts(f.eHead, m)
+	for i := range f.eHead {
+		f.eHead[i] = -1
+	}
 	f.eVal = f.eVal[:0]
 
 	// Row-wise copy, with a little room in each row for updates.
@@ -232,18 +241,7 @@ func (f *luFactor) ftran(v *svec) {
 			b[i] -= f.lVal[k] * x
 		}
 	}
-	// Row etas of the updates.
-	f.etaWork += len(f.ePiv) + len(f.eIdx)
-	for e, p := range f.ePiv {
-		s := b[p]
-		for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
-			s += f.eVal[k] * b[f.eIdx[k]]
-		}
-		if s != b[p] {
-			in.add(p)
-			b[p] = s
-		}
-	}
+	f.ftranEtas(in)
 	if f.saveSpike {
 		sp := f.spike
 		sp.clear()
@@ -273,6 +271,72 @@ func (f *luFactor) ftran(v *svec) {
 	}
 	f.ftranDensity = f.meanDensity(f.ftranDensity, out.n)
 	in.clear()
+}
+
+// ftranEtas applies the row etas of the updates to b (in, by row). When b
+// has few non-zeros against the etas' entries, only the etas that meet a
+// non-zero are applied: those with an entry in a row that is non-zero on
+// entry or becomes so at an earlier eta's pivot. The others would add
+// zeros, so the result is the same, bit for bit, as the pass over all etas.
+func (f *luFactor) ftranEtas(in *svec) {
+	b := in.val
+	if 2*in.n >= len(f.eIdx) {
+		f.etaWork += len(f.ePiv) + len(f.eIdx)
+		for e, p := range f.ePiv {
+			s := b[p]
+			for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
+				s += f.eVal[k] * b[f.eIdx[k]]
+			}
+			if s != b[p] {
+				in.add(p)
+				b[p] = s
+			}
+		}
+		return
+	}
+	words := (len(f.ePiv) + 63) / 64
+	if cap(f.etaMark) < words {
+		f.etaMark = make([]uint64, words, 2*words)
+	}
+	mark := f.etaMark[:words]
+	work := words
+	for _, i := range in.idx[:in.n] {
+		if b[i] == 0 {
+			continue
+		}
+		for k := f.eHead[i]; k >= 0; k = f.eNext[k] {
+			e := f.eOf[k]
+			mark[e>>6] |= 1 << (e & 63)
+			work++
+		}
+	}
+	for w := range mark {
+		for mark[w] != 0 {
+			bit := bits.TrailingZeros64(mark[w])
+			mark[w] &^= 1 << bit
+			e := w<<6 | bit
+			p := f.ePiv[e]
+			s := b[p]
+			for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
+				s += f.eVal[k] * b[f.eIdx[k]]
+			}
+			work += f.eStart[e+1] - f.eStart[e]
+			if s == b[p] {
+				continue
+			}
+			if b[p] == 0 {
+				// Row p becomes non-zero: the later etas it meets apply.
+				for k := f.eHead[p]; k >= 0 && f.eOf[k] > e; k = f.eNext[k] {
+					e2 := f.eOf[k]
+					mark[e2>>6] |= 1 << (e2 & 63)
+					work++
+				}
+			}
+			in.add(p)
+			b[p] = s
+		}
+	}
+	f.etaWork += work
 }
 
 func (f *luFactor) ftranStep(k int, b []float64, out *svec) {
@@ -428,6 +492,9 @@ func (f *luFactor) update(r int, alpha *svec) bool {
 	for _, i := range z.idx[:z.n] {
 		if i != p {
 			if v := dt * z.val[i]; math.Abs(v) > luDrop {
+				f.eNext = append(f.eNext, f.eHead[i])
+				f.eHead[i] = len(f.eIdx)
+				f.eOf = append(f.eOf, len(f.ePiv))
 				f.eIdx = append(f.eIdx, i)
 				f.eVal = append(f.eVal, v)
 			}
