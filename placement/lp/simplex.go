@@ -118,8 +118,14 @@ type simplex struct {
 	tolP, tolD float64 // current feasibility tolerances
 	infList    []int   // positions that may be primal infeasible (dual simplex)
 	infIn      []bool
-	nCheck     int
-	nRefresh   int // optimality confirmed on updated factors (residual.go)
+	// chuzr's scores of the listed positions, reused while the
+	// position's value and weight are unchanged (not stale) and nothing
+	// but a dual simplex iteration happened since the last chuzr (scoreOK).
+	infScore []float64
+	infStale []bool
+	scoreOK  bool
+	nCheck   int
+	nRefresh int // optimality confirmed on updated factors (residual.go)
 	// unchecked: x, y or d were changed by pivots or computed from updated
 	// factors since the last rebuild or successful refresh, so optimality
 	// must be confirmed (dualPhase2).
@@ -151,6 +157,7 @@ func newSimplex(m, n int) *simplex {
 		alpha: make([]float64, nt), alphaMark: make([]bool, nt),
 		unitIdx: make([]int, m), one: []float64{1},
 		rng: 0x9e3779b97f4a7c15, infIn: make([]bool, m), tolP: primalTol, tolD: dualTol,
+		infScore: make([]float64, m), infStale: make([]bool, m),
 	}
 	for i := range m {
 		s.unitIdx[i] = i
@@ -534,20 +541,29 @@ func (s *simplex) workObjective() float64 {
 // chuzr chooses the leaving row of the dual simplex: the basic variable
 // with the largest squared infeasibility over its steepest-edge weight
 // (ties: the lowest position). It scans only the positions listed as
-// possibly infeasible and drops those found feasible.
+// possibly infeasible and drops those found feasible. Right after a dual
+// simplex iteration (scoreOK) the positions it did not touch keep their
+// last scores: their values, bounds and weights are the same.
 func (s *simplex) chuzr() int {
+	reuse := s.scoreOK
+	s.scoreOK = false
 	best, r := 0.0, -1
 	k := 0
 	for _, i := range s.infList {
-		v := s.head[i]
-		inf := s.violation(v)
-		if !(inf > s.tolP) {
-			s.infIn[i] = false
-			continue
+		score := s.infScore[i]
+		if !reuse || s.infStale[i] {
+			s.infStale[i] = false
+			inf := s.violation(s.head[i])
+			if !(inf > s.tolP) {
+				s.infIn[i] = false
+				continue
+			}
+			score = inf * inf / s.dse[i]
+			s.infScore[i] = score
 		}
 		s.infList[k] = i
 		k++
-		if score := inf * inf / s.dse[i]; score > best || (score == best && i < r) {
+		if score > best || (score == best && i < r) {
 			best, r = score, i
 		}
 	}
@@ -555,8 +571,10 @@ func (s *simplex) chuzr() int {
 	return r
 }
 
-// touch lists position i as possibly infeasible after its value changed.
+// touch lists position i as possibly infeasible after its value or weight
+// changed.
 func (s *simplex) touch(i int) {
+	s.infStale[i] = true
 	if !s.infIn[i] {
 		s.infIn[i] = true
 		s.infList = append(s.infList, i)
@@ -565,6 +583,7 @@ func (s *simplex) touch(i int) {
 
 // resetInfeasible lists every position, for chuzr to sift.
 func (s *simplex) resetInfeasible() {
+	s.scoreOK = false
 	s.infList = s.infList[:0]
 	for i := 0; i < s.m; i++ {
 		s.infIn[i] = true
@@ -707,6 +726,7 @@ func (s *simplex) dualRatio(toLower bool, delta float64) int {
 // stored), or a limit is reached.
 func (s *simplex) dualPhase2() outcome {
 	confirmed := false
+	s.scoreOK = false
 	for {
 		if !s.factored || s.lu.needRefactor(s.rebuildWork()) {
 			s.rebuild()
@@ -850,6 +870,7 @@ func (s *simplex) dualPhase2() outcome {
 		s.touch(r)
 		s.iters++
 		s.unchecked = true
+		s.scoreOK = true // every change of a basic value or weight was touched
 	}
 }
 
