@@ -157,6 +157,17 @@ type assignmentJSON struct {
 	PeakGPUValue decimal.Decimal `json:"peakGPUValue"`
 	Alone        *tco.Report     `json:"alone,omitempty"`
 	RunnersUp    []runnerUpJSON  `json:"runnersUp"`
+	Gang         *gangJSON       `json:"gang,omitempty"`
+}
+
+// gangJSON is a gang job's run: its offer, size and window.
+type gangJSON struct {
+	Offer    string            `json:"offer"`
+	GPUs     int               `json:"gpus"`
+	Nodes    int               `json:"nodes"`
+	Start    provider.Duration `json:"start"`
+	Finish   provider.Duration `json:"finish"`
+	WallTime provider.Duration `json:"wallTime"`
 }
 
 type commitmentJSON struct {
@@ -271,8 +282,9 @@ func held(hs []Held) []heldJSON {
 // are left out (tco.CostTerms recomputes them). A plan over time adds
 // "epochs": per stretch its commitments started and held, its uses, and per
 // slice of its period the GPUs by tier ("base", "burst", "spot") and by
-// offer ("offers") — a stacked chart's data — and each commitment its
-// "held" terms.
+// offer ("offers") — a stacked chart's data — each commitment its
+// "held" terms, and each gang job's assignment its "gang" run (offer,
+// GPUs, nodes, start, finish, wall time).
 func (p Plan) MarshalJSON() ([]byte, error) {
 	j := planJSON{Currency: p.Currency, Horizon: provider.Duration(p.Horizon), Period: provider.Duration(p.Period),
 		Slices: p.Slices, Status: p.Status, Total: p.Total, Explicit: p.Explicit, Hidden: p.Hidden,
@@ -290,6 +302,10 @@ func (p Plan) MarshalJSON() ([]byte, error) {
 		}
 		for _, r := range a.RunnersUp {
 			aj.RunnersUp = append(aj.RunnersUp, runnerUpJSON(r))
+		}
+		if g := a.Gang; g != nil {
+			aj.Gang = &gangJSON{Offer: g.Offer, GPUs: g.GPUs, Nodes: g.Nodes, Start: provider.Duration(g.Start),
+				Finish: provider.Duration(g.Finish), WallTime: provider.Duration(g.WallTime)}
 		}
 		j.Assignments = append(j.Assignments, aj)
 	}
