@@ -192,7 +192,8 @@
 //	Σ_{ρ on spot} W_j·v_jρ ≤ s·W_j                            spot share
 //
 // A gang without a run is in Plan.Unplaced with ErrDeadline (its earliest
-// finish and where) or ErrStock. When the gangs of a pool cannot all fit
+// finish and where; ErrHorizon when the horizon's end, not a deadline, is
+// the limit) or ErrStock. When the gangs of a pool cannot all fit
 // together (the pool is infeasible, and feasible with some gangs left out;
 // a budget aside, which stays an error), the fewest gangs are left out —
 // and of the ways to leave that many out the one of least cost — found by

@@ -27,6 +27,11 @@ var (
 	// ErrDeadline reports a job that cannot do its work before its deadline
 	// even at its full width on its fastest offer.
 	ErrDeadline = errors.New("placement: cannot finish before the deadline")
+	// ErrHorizon reports a job that cannot do its work within the horizon
+	// (Assumptions.Horizon) even at its full width on its fastest offer: a
+	// job without a deadline, or whose deadline is past the horizon's end,
+	// which is then the limit that excludes it.
+	ErrHorizon = errors.New("placement: cannot finish within the horizon")
 	// ErrStock reports a service whose peak exceeds the stock of every offer
 	// it can use, together, or a gang job left out because the gangs that
 	// share its capacity cannot all fit on it (the fewest are left out).

@@ -336,7 +336,8 @@ func (in *instance) gangRuns(wd *wdata) error {
 	if bestOffer == "" {
 		return fmt.Errorf("%w: the gang of %d GPUs fits no offer's stock or fabric", ErrStock, w.GPUs)
 	}
-	return fmt.Errorf("%w: the gang finishes at %v at the earliest (on %s), deadline %v", ErrDeadline, best, bestOffer, deadline)
+	limit, name, late := finishBy(w, in.s.horizon)
+	return fmt.Errorf("%w: the gang finishes at %v at the earliest (on %s), %s %v", late, best, bestOffer, name, limit)
 }
 
 // gangHeld is the GPUs run r holds: its whole nodes.

@@ -325,9 +325,21 @@ func (in *instance) alone(wd *wdata) error {
 		most += r * in.hours[t] * rate * min(wd.width, stockAt(t))
 	}
 	if most < wd.work*(1-1e-12) {
-		return fmt.Errorf("%w: %g reference GPU-hours of work, at most %.6g before the deadline at %g GPUs", ErrDeadline, wd.work, most, wd.width)
+		limit, name, err := finishBy(wd.w, in.s.horizon)
+		return fmt.Errorf("%w: %g reference GPU-hours of work, at most %.6g by the %s (%v) at %g GPUs", err, wd.work, most, name, limit, wd.width)
 	}
 	return nil
+}
+
+// finishBy is when job w must be done — its deadline, or the horizon's end
+// when it has none or that comes first — with the limit's name and the
+// error that names it when the job cannot meet it: ErrDeadline or
+// ErrHorizon.
+func finishBy(w workload.Workload, horizon time.Duration) (time.Duration, string, error) {
+	if w.Deadline > 0 && w.Deadline <= horizon {
+		return w.Deadline, "deadline", ErrDeadline
+	}
+	return horizon, "horizon", ErrHorizon
 }
 
 // prune marks the pairs of workload w that another of its pairs dominates.

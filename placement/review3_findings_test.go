@@ -143,7 +143,6 @@ func TestReview3RunnerUpFits(t *testing.T) {
 // deadline". The job has no deadline: the constraint that excludes it is
 // the horizon, and the error should name it.
 func TestReview3UnplacedNamesHorizon(t *testing.T) {
-	t.Skip("finding: a job without a deadline that cannot finish within the horizon is unplaced with ErrDeadline 'cannot finish before the deadline' instead of naming the horizon")
 	a := bare()
 	a.Horizon = time.Hour
 	p := placement.Problem{Workloads: []workload.Workload{batch("job", 4, 100, 0)},
