@@ -148,9 +148,7 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 		if len(a.Uses) == 1 {
 			for _, q := range wd.pairs {
 				if uses[q] != nil {
-					if rep, err := prep.Evaluate(in.os[in.pairs[q].k].o); err == nil {
-						a.Alone = &rep
-					}
+					a.Alone = alone(prep, in.os[in.pairs[q].k].o, !wd.service, uses[q].PeakGPUs)
 				}
 			}
 		}
@@ -172,6 +170,27 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 		pl.Status = Optimal
 	}
 	return pl
+}
+
+// alone is tco's report of the workload of prep alone on offer o, or, for
+// a job (job) that runs narrower than its GPUs and that tco refuses at full
+// width (the offer's stock cannot hold them), of the job at the width it
+// runs: peak GPUs, rounded up. It is nil when tco refuses it even so.
+func alone(prep *tco.Prepared, o provider.Offer, job bool, peak float64) *tco.Report {
+	rep, err := prep.Evaluate(o)
+	if err == nil {
+		return &rep
+	}
+	w := prep.Workload()
+	narrow := int(math.Ceil(peak - 1e-9))
+	if !job || narrow <= 0 || narrow >= w.GPUs {
+		return nil
+	}
+	w.GPUs = narrow
+	if rep, err = tco.Evaluate(w, o, prep.Assumptions()); err != nil {
+		return nil
+	}
+	return &rep
 }
 
 // offerRank is the problem index of the offer with ID id.

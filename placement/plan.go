@@ -176,7 +176,12 @@ type Assignment struct {
 	// relaxation.
 	PeakGPUValue decimal.Decimal
 	// Alone is tco.Evaluate of the workload alone on its offer when it uses
-	// exactly one offer; nil otherwise.
+	// exactly one offer. A job that runs there narrower than its GPUs, the
+	// offer's stock holding fewer, and that tco.Evaluate therefore refuses
+	// at full width, is priced at the width it runs (its Use's PeakGPUs,
+	// rounded up; the report's Workload says so). Alone is nil when the
+	// workload uses several offers, or when tco.Evaluate refuses it alone
+	// on its offer even at that width.
 	Alone *tco.Report
 	// RunnersUp are the cheapest offers it does not use, each priced alone
 	// (tco.Evaluate) with the difference to Cost; cheapest first.

@@ -24,7 +24,6 @@ import (
 // doc says when Alone is missing, or Alone is the job priced at the width
 // it runs.
 func TestReview3AloneOneUse(t *testing.T) {
-	t.Skip("finding: Assignment.Alone is nil for a workload with exactly one use when tco.Evaluate refuses it alone (a job run narrower than its GPUs for lack of stock), though the doc promises it")
 	p := placement.Problem{
 		Workloads:   []workload.Workload{batch("job", 14, 1910, 60*24*time.Hour)},
 		Offers:      []provider.Offer{onDemand("od", "3", 1, 9)},
