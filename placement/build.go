@@ -425,29 +425,49 @@ func tierOf(od *odata) Tier {
 }
 
 // runnersUp lists the cheapest offers workload w could run on alone and
-// does not use, priced as tco.Evaluate prices them (the terms at the
-// workload's own use).
+// does not use, each priced by tco.Evaluate: the offers are ranked by the
+// terms at the workload's own use, then evaluated in that order until n
+// are found that tco.Evaluate accepts (an offer whose stock cannot hold
+// the workload's peak, or that it refuses otherwise, is no runner-up).
 func (in *instance) runnersUp(w int, used map[int]bool, cost decimal.Decimal) []RunnerUp {
 	n := in.s.RunnersUp
 	if n < 0 {
 		return nil
 	}
 	wd := &in.ws[w]
-	var rs []RunnerUp
+	type candidate struct {
+		k     int
+		total decimal.Decimal
+	}
+	var cs []candidate
 	for _, q := range wd.pairs {
 		pr := &in.pairs[q]
-		od := &in.os[pr.k]
 		if used[pr.k] {
 			continue
-		}
-		if lim := od.o.Availability.MaxNodes; lim > 0 && pr.terms.Own.Nodes > float64(lim) {
-			continue // it does not fit alone
 		}
 		total, err := pr.terms.Cost(pr.terms.Own)
 		if err != nil {
 			continue
 		}
-		rs = append(rs, RunnerUp{Offer: od.o.ID, Total: total, Delta: total.Sub(cost)})
+		cs = append(cs, candidate{k: pr.k, total: total})
+	}
+	slices.SortStableFunc(cs, func(a, b candidate) int {
+		if c := a.total.Cmp(b.total); c != 0 {
+			return c
+		}
+		return in.os[a.k].idx - in.os[b.k].idx
+	})
+	var rs []RunnerUp
+	for _, c := range cs {
+		if len(rs) == n {
+			break
+		}
+		od := &in.os[c.k]
+		rep, err := wd.prep.Evaluate(od.o)
+		if err != nil {
+			continue
+		}
+		rs = append(rs, RunnerUp{Offer: od.o.ID, Total: rep.Total, Delta: rep.Total.Sub(cost)})
 	}
 	slices.SortStableFunc(rs, func(a, b RunnerUp) int {
 		if c := a.Total.Cmp(b.Total); c != 0 {
@@ -455,9 +475,6 @@ func (in *instance) runnersUp(w int, used map[int]bool, cost decimal.Decimal) []
 		}
 		return offerRank(in, a.Offer) - offerRank(in, b.Offer)
 	})
-	if len(rs) > n {
-		rs = rs[:n]
-	}
 	return rs
 }
 

@@ -183,8 +183,10 @@ type Assignment struct {
 	// workload uses several offers, or when tco.Evaluate refuses it alone
 	// on its offer even at that width.
 	Alone *tco.Report
-	// RunnersUp are the cheapest offers it does not use, each priced alone
-	// (tco.Evaluate) with the difference to Cost; cheapest first.
+	// RunnersUp are the cheapest offers it does not use and could run on
+	// alone — those tco.Evaluate accepts, its stock holding the workload's
+	// peak — each priced alone (tco.Evaluate) with the difference to Cost;
+	// cheapest first.
 	RunnersUp []RunnerUp
 	// Gang is the run of a gang job (planning over time); nil otherwise.
 	Gang *GangRun

@@ -104,7 +104,6 @@ func TestReview3TimeLimitNoError(t *testing.T) {
 // dozen runners-up are such offers. A runner-up must be an offer
 // tco.Evaluate prices, at the total it gives.
 func TestReview3RunnerUpFits(t *testing.T) {
-	t.Skip("finding: RunnersUp lists offers whose stock cannot hold the workload's peak (tco.Evaluate refuses them alone), with a total Evaluate never gives")
 	d, err := workload.NewDiurnal(0.5, 0.5, 14)
 	if err != nil {
 		t.Fatal(err)
