@@ -423,7 +423,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 	}
 	if budget {
 		bf, _ := in.s.Budget.Float64()
-		pm.budgetRow = b.AddRow("budget", math.Inf(-1), bf, bCols, bVals)
+		pm.budgetRow = b.AddRow("budget", math.Inf(-1), bf-in.budgetSlack, bCols, bVals)
 	}
 	p, err := b.Problem()
 	if err != nil {

@@ -36,6 +36,10 @@ type instance struct {
 	unplaced []Unplaced
 	currency string
 	assume   tco.Assumptions
+	// budgetSlack is how much below the budget the model's budget row
+	// sits: zero, or what Solve tightened it by when the plan's decimal
+	// total came out over the budget.
+	budgetSlack float64
 	// reduce says the model leaves out what is dominated and aggregates
 	// what it can exactly (reduce.go); off, it is the model of the package
 	// comment term by term.

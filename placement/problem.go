@@ -64,7 +64,14 @@ type Options struct {
 	// Period/DefaultSliceLength (at least 1). At most MaxSlices.
 	Slices int
 	// Budget caps the plan's total; zero means no cap. A budget couples
-	// every workload into one pool.
+	// every workload into one pool. The plan's Total (the decimal sum of
+	// its lines) is at most Budget, or Solve fails with ErrInfeasible: the
+	// model's budget row holds only within the solver's tolerance, so a
+	// plan whose Total comes out over the budget is solved again with the
+	// row tightened below the budget by more than the excess (at least
+	// 1e-9 of it, doubling, at most four times) and refused if it is still
+	// over. A budget within that margin of the optimum may thus be refused;
+	// WriteMPS exports the row at the budget itself.
 	Budget decimal.Decimal
 	// MaxSpotShare is the largest share of each workload's demand (a
 	// service's GPU-hours, a job's work) that may run on interruptible

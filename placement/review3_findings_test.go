@@ -49,7 +49,6 @@ func TestReview3AloneOneUse(t *testing.T) {
 // LP's feasibility tolerance, ≈ 1e-7 relative, and the plan is not checked
 // against the budget afterwards).
 func TestReview3BudgetCaps(t *testing.T) {
-	t.Skip("finding: a Budget a cent below the optimum gives a plan whose Total exceeds the Budget (by ≈ 1 cent) instead of ErrInfeasible")
 	p := portfolio(3105, 3, 2, 6, 24*time.Hour, false)
 	base, err := placement.Solve(context.Background(), p)
 	if err != nil {

@@ -37,6 +37,38 @@ func Solve(ctx context.Context, p Problem) (Plan, error) {
 		ctx, cancel = context.WithTimeout(ctx, in.s.TimeLimit)
 		defer cancel()
 	}
+	plan, err := in.solve(ctx, start)
+	// The budget row holds within the solver's tolerance, the plan's
+	// decimal total to the cent: a plan over the budget is solved again
+	// with the row tightened by more than the excess, a few times, then
+	// refused.
+	for try := 0; err == nil && in.overBudget(plan); try++ {
+		if try == maxBudgetTries {
+			return Plan{}, in.infeasible(in.pools()[0], fmt.Errorf("the plan's total %s exceeds the budget after %d tightenings", plan.Total, try))
+		}
+		excess, _ := plan.Total.Sub(in.s.Budget).Float64()
+		b, _ := in.s.Budget.Float64()
+		slack := max(2*in.budgetSlack, 2*excess, 1e-9*b)
+		if in, err = prepare(&p); err != nil {
+			return Plan{}, err
+		}
+		in.budgetSlack = slack
+		plan, err = in.solve(ctx, start)
+	}
+	return plan, err
+}
+
+// maxBudgetTries is how many times Solve tightens the budget row before it
+// refuses a plan over the budget.
+const maxBudgetTries = 4
+
+// overBudget says plan's total exceeds the budget (none: false).
+func (in *instance) overBudget(plan Plan) bool {
+	return !in.s.Budget.IsZero() && plan.Status != NoPlan && plan.Total.GreaterThan(in.s.Budget)
+}
+
+// solve solves the pools of in one by one and assembles the plan (Solve).
+func (in *instance) solve(ctx context.Context, start time.Time) (Plan, error) {
 	pools := in.pools()
 	st := &solveState{in: in, start: start, pools: len(pools)}
 	sols := make([]*poolSolution, len(pools))
