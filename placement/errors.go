@@ -43,6 +43,10 @@ var (
 	ErrLeadTime = errors.New("placement: capacity does not exist yet")
 	// ErrCurrency reports offers in more than one currency.
 	ErrCurrency = errors.New("placement: offers in more than one currency")
+	// ErrTimeLimit reports a solve that reached Options.TimeLimit before
+	// it knew any plan (reaching it with a plan is no error: the plan's
+	// Status is Feasible).
+	ErrTimeLimit = errors.New("placement: time limit reached")
 	// ErrSolver reports a solve that ended without a usable answer: a
 	// numerical failure of the solver, or an external solver that could not
 	// run or whose output could not be read.

@@ -88,7 +88,9 @@ type Options struct {
 	// as optimal; zero means DefaultGap.
 	Gap float64
 	// TimeLimit bounds the solve; zero means none. Reaching it returns the
-	// best plan found with its bound (Plan.Status Feasible).
+	// best plan found with its bound (Plan.Status Feasible) and no error;
+	// with no plan found yet, ErrTimeLimit. A caller's ctx that ends
+	// first still returns ctx's error.
 	TimeLimit time.Duration
 	// RunnersUp is how many runners-up to list per workload; zero means
 	// DefaultRunnersUp, negative none.

@@ -22,7 +22,10 @@ import (
 // satisfies (ErrInfeasible, naming the pool and the binding constraint);
 // a solver failure (ErrSolver, lp.ErrSolverUnavailable). When ctx ends,
 // Solve returns the best feasible plan found so far (Status Feasible, or
-// NoPlan when a pool had none yet) with ctx's error.
+// NoPlan when a pool had none yet) with ctx's error. Reaching
+// Options.TimeLimit is no error: Solve returns the best plan found with
+// its bound and Status Feasible, or, when no plan is known yet, a NoPlan
+// plan with ErrTimeLimit (which wraps context.DeadlineExceeded).
 //
 // Solve is deterministic: the same problem gives the same plan (Stats.Elapsed
 // aside). It does not modify p.
@@ -32,12 +35,26 @@ func Solve(ctx context.Context, p Problem) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
+	caller := ctx
 	if in.s.TimeLimit > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, in.s.TimeLimit)
 		defer cancel()
 	}
-	plan, err := in.solve(ctx, start)
+	// limited solves in within the time limit: reaching the limit (not
+	// the caller's ctx ending) is a status, not an error, when a plan is
+	// known, and ErrTimeLimit when none is.
+	limited := func(in *instance) (Plan, error) {
+		plan, err := in.solve(ctx, start)
+		if err != nil && in.s.TimeLimit > 0 && caller.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			if plan.Status != NoPlan {
+				return plan, nil
+			}
+			return plan, fmt.Errorf("%w: no plan within %v: %w", ErrTimeLimit, in.s.TimeLimit, err)
+		}
+		return plan, err
+	}
+	plan, err := limited(in)
 	// The budget row holds within the solver's tolerance, the plan's
 	// decimal total to the cent: a plan over the budget is solved again
 	// with the row tightened by more than the excess, a few times, then
@@ -53,7 +70,7 @@ func Solve(ctx context.Context, p Problem) (Plan, error) {
 			return Plan{}, err
 		}
 		in.budgetSlack = slack
-		plan, err = in.solve(ctx, start)
+		plan, err = limited(in)
 	}
 	return plan, err
 }
