@@ -167,6 +167,10 @@ type Progress struct {
 	// Bound and Incumbent are the proven lower bound and the best plan's
 	// cost of the pools solved so far plus the current one (money as
 	// float64, for display); Incumbent is +Inf before a plan is known.
+	// Bound sums only proven bounds: the current pool adds nothing while
+	// its LP relaxation is solved, then its relaxation's optimum or the
+	// branch-and-bound tree's bound, never its incumbent before the pool
+	// is proven; Bound never exceeds the optimum.
 	Bound, Incumbent float64
 	// Gap is (Incumbent − Bound)/max(1, |Incumbent|).
 	Gap float64

@@ -300,7 +300,10 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	}
 	relax := *p
 	relax.Integer = nil
-	opt := lp.Options{Progress: func(pr lp.Progress) { st.report(pr.Bound, math.Inf(1)) }}
+	// While the relaxation is solved the pool has no proven bound (the
+	// simplex's objective on the way is none): it adds nothing to the
+	// Bound reported.
+	opt := lp.Options{Progress: func(lp.Progress) { st.report(0, math.Inf(1)) }}
 	r, err := lp.Solve(ctx, &relax, opt)
 	st.stats.Iterations += r.Iterations
 	if err != nil {
@@ -353,7 +356,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	// as its incumbent (the built-in branch-and-bound), or handed to cbc.
 	var solver lp.Solver = builtinMIP{}
 	mopt := lp.Options{Gap: in.s.Gap, Basis: r.Basis, Start: x,
-		Progress: func(pr lp.Progress) { st.report(max(bound, pr.Bound), min(inc, pr.Incumbent)) }}
+		Progress: func(pr lp.Progress) { st.report(max(bound, treeBound(pr)), min(inc, pr.Incumbent)) }}
 	if in.s.Solver == CBC {
 		solver, mopt.Basis, mopt.Start = lp.CBC{Path: in.s.CBCPath}, nil, nil
 	}
@@ -387,6 +390,18 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	sol.stockValue, sol.peakValue = duals.stock, duals.peak
 	sol.optimal = optimal || relGap(inc, bound) <= in.s.Gap
 	return sol, ctx.Err()
+}
+
+// treeBound is the bound of a branch-and-bound progress report that is
+// proven: lp caps the tree's bound by the incumbent, which before the root
+// is solved (no node bounds yet) makes the incumbent itself the bound; a
+// bound equal to the incumbent is therefore not taken as proof (the pool's
+// final result proves it), one below it is; -Inf otherwise.
+func treeBound(pr lp.Progress) float64 {
+	if math.IsNaN(pr.Bound) || math.IsInf(pr.Bound, 0) || pr.Bound >= pr.Incumbent {
+		return math.Inf(-1)
+	}
+	return pr.Bound
 }
 
 // builtinMIP solves a MILP with lp.Solve (branch-and-bound where lp has it).
