@@ -252,6 +252,18 @@
 //	Σ_{k agg} h_wk + Σ_t Δ_t·r_wt·Σ_{k other} x_wkt ≤ GPUs_w·Σ_t Δ_t·r_wt;
 //
 // the plan spreads it back over the slices in proportion to that room.
+// Without planning over time, slices of one length in which every service
+// needs the same GPUs and every workload's slice weighs the same r_wt are
+// merged: swapping two of them maps every solution to one of the same
+// cost, and the model is convex in its continuous columns once its
+// integers are fixed, so the average of an optimum and its swap is an
+// optimum with equal uses in both. A class of such slices is one slice t
+// weighing m_t, the slices in it: its use columns cost m_t·c_wk·Δ_t·r_wt
+// and enter the work, width-over-GPU-hours, link and spot rows m_t times,
+// its demand, width and capacity rows once; the plan gives every slice of
+// the class the same use. Diurnal services over a week of hourly slices
+// repeat every day, so a day's slices merge with those of every other day
+// that no job's deadline (the slice's r_jt) tells apart.
 //
 // Marginal values come from the relaxation's duals: the saving of one more
 // node of stock (minus the reduced cost of n_k at its bound; the stock rows'

@@ -115,7 +115,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			}
 			for t := range xs {
 				xs[t] = -1
-				if agg[q] {
+				if agg[q] || in.mult[t] == 0 { // a merged slice: its class's column (aliasSlices)
 					continue
 				}
 				ub := wd.width
@@ -128,7 +128,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 				if ub <= 0 || wd.reps[t] <= 0 || t < od.from {
 					continue
 				}
-				c := pr.cost * in.hours[t] * wd.reps[t]
+				c := pr.cost * in.hours[t] * wd.reps[t] * in.mult[t]
 				xs[t] = b.AddCol("x_"+itoa(wd.idx)+"_"+itoa(od.idx)+"_"+itoa(t), c, 0, ub)
 				cost(xs[t], c)
 			}
@@ -154,7 +154,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			rows := make([]int, T)
 			for t := range rows {
 				rows[t] = -1
-				if wd.demand[t] <= 0 {
+				if wd.demand[t] <= 0 || in.mult[t] == 0 {
 					continue
 				}
 				var cols []int
@@ -176,7 +176,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			}
 			for t, j := range pm.xCol[q] {
 				if j >= 0 {
-					cols, vals = append(cols, j), append(vals, in.pairs[q].rate*in.hours[t]*wd.reps[t])
+					cols, vals = append(cols, j), append(vals, in.pairs[q].rate*in.hours[t]*wd.reps[t]*in.mult[t])
 				}
 			}
 		}
@@ -210,7 +210,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			}
 			for t, j := range pm.xCol[q] {
 				if j >= 0 && t >= from {
-					xs, xv = append(xs, j), append(xv, in.hours[t]*wd.reps[t])
+					xs, xv = append(xs, j), append(xv, in.hours[t]*wd.reps[t]*in.mult[t])
 				}
 			}
 		}
@@ -314,7 +314,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 				if j < 0 {
 					continue
 				}
-				h := in.hours[t] * wd.reps[t]
+				h := in.hours[t] * wd.reps[t] * in.mult[t]
 				cols, vals = append(cols, j), append(vals, h)
 				big += h * b.upper[j]
 			}
@@ -376,7 +376,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 					if j < 0 {
 						continue
 					}
-					v := in.hours[t] * wd.reps[t]
+					v := in.hours[t] * wd.reps[t] * in.mult[t]
 					if !wd.service {
 						v *= in.pairs[q].rate
 					}
@@ -405,6 +405,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 		return nil, fmt.Errorf("%w: %w", ErrSolver, err)
 	}
 	pm.prob = p
+	pm.aliasSlices(in)
 	return pm, nil
 }
 

@@ -37,6 +37,11 @@ type instance struct {
 	// what it can exactly (reduce.go); off, it is the model of the package
 	// comment term by term.
 	reduce bool
+	// mult[t] is the slices slice t stands for in the model and rep[t] the
+	// slice whose columns it shares: classes of identical slices are merged
+	// (mergeSlices; without it mult is 1 and rep[t] = t).
+	mult []float64
+	rep  []int
 }
 
 // wdata is one placeable workload.
@@ -233,6 +238,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 		in.pruneOffers()
 	}
 	in.pruneGangRuns() // gang.go
+	in.mergeSlices()
 	return in, nil
 }
 
