@@ -35,3 +35,13 @@ func BenchmarkModelPortfolioS(b *testing.B) {
 func BenchmarkModelOverTimeS(b *testing.B) {
 	benchModel(b, limited(overTime(b, 1, 50, 10, 40), 120*time.Second))
 }
+
+// BenchmarkModelPortfolioM builds BenchmarkPortfolioM's model.
+func BenchmarkModelPortfolioM(b *testing.B) {
+	benchModel(b, limited(realistic(b, 2, 300, 150, 168), 300*time.Second))
+}
+
+// BenchmarkModelOverTimeM builds BenchmarkOverTimeM's model.
+func BenchmarkModelOverTimeM(b *testing.B) {
+	benchModel(b, limited(overTime(b, 2, 300, 50, 150), 120*time.Second))
+}

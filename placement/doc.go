@@ -198,6 +198,10 @@
 // and of the ways to leave that many out the one of least cost — found by
 // the pool's MILP with a "not placed" column in each gang's row; those are
 // in Plan.Unplaced with ErrStock and the pool is planned without them.
+// [Model] leaves the same gangs out (it runs the same two MILPs, in a pool
+// where some gang has no run on capacity of unlimited stock: elsewhere
+// every gang fits whatever the rest does), so the exported model is the
+// one Solve plans.
 // Without planning over time gangs are unplaced with ErrGang, as before.
 // Assignment.Gang reports the run: offer, size, nodes, start and finish;
 // its use in the stretches (Epoch.Uses, Epoch.Slices) is its GPU-hours in
@@ -252,18 +256,20 @@
 //	Σ_{k agg} h_wk + Σ_t Δ_t·r_wt·Σ_{k other} x_wkt ≤ GPUs_w·Σ_t Δ_t·r_wt;
 //
 // the plan spreads it back over the slices in proportion to that room.
-// Without planning over time, slices of one length in which every service
-// needs the same GPUs and every workload's slice weighs the same r_wt are
-// merged: swapping two of them maps every solution to one of the same
-// cost, and the model is convex in its continuous columns once its
-// integers are fixed, so the average of an optimum and its swap is an
-// optimum with equal uses in both. A class of such slices is one slice t
-// weighing m_t, the slices in it: its use columns cost m_t·c_wk·Δ_t·r_wt
-// and enter the work, width-over-GPU-hours, link and spot rows m_t times,
-// its demand, width and capacity rows once; the plan gives every slice of
-// the class the same use. Diurnal services over a week of hourly slices
+// The slices of a stretch (of the period, without planning over time)
+// that the model cannot tell apart — the same length and, for every
+// workload of the pool but its gangs, the same repetitions r_wt and (a
+// service) the same demand — form a class: the
+// model is symmetric under any permutation of a class (node counts and
+// gang holdings are the stretch's), so averaging an optimum over it keeps
+// every row and the cost, and the model keeps the class's first slice
+// alone, its uses' costs, work, hours and spot shares counted once per
+// slice of the class; the plan gives every slice of the class that
+// slice's uses. A pool of jobs and gangs has a few classes per stretch
+// (the repetitions change only where a deadline falls) where it had a
+// stretch's every slice; diurnal services over a week of hourly slices
 // repeat every day, so a day's slices merge with those of every other day
-// that no job's deadline (the slice's r_jt) tells apart.
+// that no job's deadline tells apart.
 //
 // Marginal values come from the relaxation's duals: the saving of one more
 // node of stock (minus the reduced cost of n_k at its bound; the stock rows'

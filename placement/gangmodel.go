@@ -253,15 +253,34 @@ func (st *solveState) repairRuns(ctx context.Context, work, p *lp.Problem, group
 }
 
 // withoutGangs plans pool pl, whose model pm is infeasible, without the
-// gangs that cannot fit: when the pool is feasible once some of its gangs
-// are left out (the budget aside, whose infeasibility stays an error), the
-// fewest gangs are left out — a MILP over pm's rows with a "not placed"
-// column in each gang's row, minimising how many are taken — and of the
-// ways to leave that many out, the one of least cost (the same MILP at the
-// pool's costs with at most that many taken); those gangs are reported in
+// gangs that cannot fit (gangsLeftOut): those gangs are reported in
 // Plan.Unplaced (ErrStock) and the pool is solved again without them. It
 // reports false when leaving gangs out does not make the pool feasible.
 func (st *solveState) withoutGangs(ctx context.Context, pl pool, pm *poolModel) (*poolSolution, bool, error) {
+	if !st.in.mayLeaveOut(pl) {
+		return nil, false, nil
+	}
+	left, err := st.gangsLeftOut(ctx, pl, pm)
+	if err != nil {
+		return nil, true, err
+	}
+	if left == nil {
+		return nil, false, nil
+	}
+	sol, err := st.solveMILP(ctx, st.in.leaveOut(pl, left))
+	return sol, true, err
+}
+
+// gangsLeftOut returns the gangs of pool pl (model pm) that cannot fit
+// together, by the fewest left out: when the pool is feasible once some of
+// its gangs are left out (the budget aside, whose infeasibility stays an
+// error), a MILP over pm's rows with a "not placed" column in each gang's
+// row, minimising how many are taken; of the ways to leave that many out,
+// the one of least cost (the same MILP at the pool's costs with at most
+// that many taken). It returns nil when none need be left out — the pool is
+// feasible as it is, the budget aside — or leaving gangs out does not make
+// it feasible; an error only when ctx ends.
+func (st *solveState) gangsLeftOut(ctx context.Context, pl pool, pm *poolModel) (map[int]bool, error) {
 	in := st.in
 	var gangs []int
 	for _, w := range pl.ws {
@@ -270,7 +289,7 @@ func (st *solveState) withoutGangs(ctx context.Context, pl pool, pm *poolModel) 
 		}
 	}
 	if len(gangs) == 0 {
-		return nil, false, nil
+		return nil, nil
 	}
 	var solver lp.Solver = builtinMIP{}
 	if in.s.Solver == CBC {
@@ -281,10 +300,10 @@ func (st *solveState) withoutGangs(ctx context.Context, pl pool, pm *poolModel) 
 	st.stats.Iterations += r.Iterations
 	st.stats.Nodes += r.Nodes
 	if ctx.Err() != nil {
-		return nil, true, ctx.Err()
+		return nil, ctx.Err()
 	}
 	if err != nil || !r.HasSolution() {
-		return nil, false, nil
+		return nil, nil
 	}
 	n := len(pm.prob.Cost)
 	x := r.X
@@ -295,7 +314,7 @@ func (st *solveState) withoutGangs(ctx context.Context, pl pool, pm *poolModel) 
 		}
 	}
 	if most == 0 {
-		return nil, false, nil
+		return nil, nil
 	}
 	least := withDropColumns(pm, gangs, true, most)
 	if r2, err := solver.Solve(ctx, least, lp.Options{Gap: in.s.Gap}); err == nil && r2.HasSolution() {
@@ -304,18 +323,16 @@ func (st *solveState) withoutGangs(ctx context.Context, pl pool, pm *poolModel) 
 		x = r2.X
 	}
 	if ctx.Err() != nil {
-		return nil, true, ctx.Err()
+		return nil, ctx.Err()
 	}
-	rest := pool{os: pl.os}
 	left := map[int]bool{}
 	for i, w := range gangs {
 		if x[n+i] > 0.5 {
 			left[w] = true
 		}
 	}
-	for _, w := range pl.ws {
+	for _, w := range gangs {
 		if !left[w] {
-			rest.ws = append(rest.ws, w)
 			continue
 		}
 		wd := &in.ws[w]
@@ -332,8 +349,53 @@ func (st *solveState) withoutGangs(ctx context.Context, pl pool, pm *poolModel) 
 		}
 		in.unplaced = slices.Insert(in.unplaced, at, u)
 	}
-	sol, err := st.solveMILP(ctx, rest)
-	return sol, true, err
+	return left, nil
+}
+
+// leaveOut returns pool pl without the workloads in left.
+func (in *instance) leaveOut(pl pool, left map[int]bool) pool {
+	rest := pool{os: pl.os}
+	for _, w := range pl.ws {
+		if !left[w] {
+			rest.ws = append(rest.ws, w)
+		}
+	}
+	return rest
+}
+
+// mayLeaveOut reports whether gangsLeftOut can leave a gang of pool pl
+// out: whether some gang of it has no run that fits whatever the rest of
+// the pool does — one on capacity of unlimited stock (committed capacity
+// with a commitment covering every stretch of the run, or pay-as-you-go)
+// that the spot share does not rule out. When every gang has such a run,
+// the pool is feasible with all its gangs whenever it is without them, the
+// budget aside, so none is left out.
+func (in *instance) mayLeaveOut(pl pool) bool {
+	for _, w := range pl.ws {
+		wd := &in.ws[w]
+		if wd.gang && !slices.ContainsFunc(wd.runs, in.fitsAnyway) {
+			return true
+		}
+	}
+	return false
+}
+
+// fitsAnyway reports whether run r fits whatever else its pool does (see
+// mayLeaveOut).
+func (in *instance) fitsAnyway(r gangRun) bool {
+	od := &in.os[in.pairs[r.q].k]
+	if od.dominated || !math.IsInf(od.stock, 1) || od.spot && in.s.MaxSpotShare > 0 && in.s.MaxSpotShare < 1 {
+		return false
+	}
+	if !od.committed {
+		return true
+	}
+	for s := r.first; s <= r.last; s++ {
+		if !slices.ContainsFunc(od.commits, func(c commit) bool { return c.covers(s) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // withDropColumns returns pm's problem with a binary "not placed" column

@@ -3,6 +3,7 @@ package placement
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/gputco/gputco/placement/lp"
@@ -40,6 +41,12 @@ type poolModel struct {
 	gangCol   map[int][]int
 	gangRow   map[int]int
 	budgetRow int
+	// rep[t] is the slice whose columns and rows stand for slice t (the
+	// first of its class, see sliceClasses), mult[t] how many slices those
+	// stand for (0 where rep[t] ≠ t): xCol[q][t], demandRow[w][t] and
+	// stockRow[k][t] are −1 where rep[t] ≠ t.
+	rep  []int
+	mult []float64
 }
 
 // model builds the MILP of pool pl.
@@ -47,6 +54,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 	T := len(in.hours)
 	pm := &poolModel{pl: pl, nCols: map[int][]int{}, holdRow: map[int][]int{}, gangCol: map[int][]int{}, gangRow: map[int]int{}, zCol: map[int]int{}, xCol: map[int][]int{}, yCol: map[int]int{}, hCol: map[int]int{},
 		demandRow: map[int][]int{}, workRow: map[int]int{}, stockRow: map[int][]int{}, budgetRow: -1}
+	pm.rep, pm.mult = in.sliceClasses(pl)
 	var b colBuilder
 	b.SetName("gputco-placement")
 	budget := !in.s.Budget.IsZero()
@@ -66,17 +74,17 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 		if od.committed {
 			cols := make([]int, len(od.commits))
 			for i, c := range od.commits {
-				name := "n_" + itoa(od.idx)
 				if in.s.overTime {
-					name += "_" + itoa(c.first)
+					cols[i] = b.AddIntColNamed("n", c.fixedF, 0, od.stock, od.idx, c.first)
+				} else {
+					cols[i] = b.AddIntColNamed("n", c.fixedF, 0, od.stock, od.idx)
 				}
-				cols[i] = b.AddIntCol(name, c.fixedF, 0, od.stock)
 				cost(cols[i], c.fixedF)
 			}
 			pm.nCols[k] = cols
 		}
 		if od.perOfferF != 0 {
-			j := b.AddIntCol("z_"+itoa(od.idx), od.perOfferF, 0, 1)
+			j := b.AddIntColNamed("z", od.perOfferF, 0, 1, od.idx)
 			pm.zCol[k] = j
 			cost(j, od.perOfferF)
 		}
@@ -110,12 +118,12 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 				for t := range xs {
 					xs[t] = -1
 				}
-				pm.hCol[q] = b.AddCol("h_"+itoa(wd.idx)+"_"+itoa(od.idx), pr.cost, 0, wd.width*in.jobHours(w, od.from))
+				pm.hCol[q] = b.AddColNamed("h", pr.cost, 0, wd.width*in.jobHours(w, od.from), wd.idx, od.idx)
 				cost(pm.hCol[q], pr.cost)
 			}
 			for t := range xs {
 				xs[t] = -1
-				if agg[q] || in.mult[t] == 0 { // a merged slice: its class's column (aliasSlices)
+				if agg[q] {
 					continue
 				}
 				ub := wd.width
@@ -125,17 +133,17 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 				if !math.IsInf(od.stock, 1) {
 					ub = min(ub, od.stock*od.gpn)
 				}
-				if ub <= 0 || wd.reps[t] <= 0 || t < od.from {
+				if ub <= 0 || wd.reps[t] <= 0 || t < od.from || pm.rep[t] != t {
 					continue
 				}
-				c := pr.cost * in.hours[t] * wd.reps[t] * in.mult[t]
-				xs[t] = b.AddCol("x_"+itoa(wd.idx)+"_"+itoa(od.idx)+"_"+itoa(t), c, 0, ub)
+				c := pr.cost * in.hours[t] * wd.reps[t] * pm.mult[t]
+				xs[t] = b.AddColNamed("x", c, 0, ub, wd.idx, od.idx, t)
 				cost(xs[t], c)
 			}
 			pm.xCol[q] = xs
 			pm.yCol[q] = -1
 			if pr.oneOff != 0 || od.perOfferF != 0 {
-				j := b.AddIntCol("y_"+itoa(wd.idx)+"_"+itoa(od.idx), pr.oneOff, 0, 1)
+				j := b.AddIntColNamed("y", pr.oneOff, 0, 1, wd.idx, od.idx)
 				pm.yCol[q] = j
 				cost(j, pr.oneOff)
 			}
@@ -150,47 +158,50 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			pm.gangRow[w] = b.AddRow(fmt.Sprintf("gang_%d", wd.idx), 1, 1, cols, ones(len(cols)))
 			continue
 		}
+		act := in.active(w)
 		if wd.service {
 			rows := make([]int, T)
+			cols := make([]int, 0, len(act))
 			for t := range rows {
 				rows[t] = -1
-				if wd.demand[t] <= 0 || in.mult[t] == 0 {
+				if wd.demand[t] <= 0 || pm.rep[t] != t {
 					continue
 				}
-				var cols []int
-				for _, q := range in.active(w) {
+				cols = cols[:0]
+				for _, q := range act {
 					if j := pm.xCol[q][t]; j >= 0 {
 						cols = append(cols, j)
 					}
 				}
-				rows[t] = b.AddRow("demand_"+itoa(wd.idx)+"_"+itoa(t), wd.demand[t], math.Inf(1), cols, ones(len(cols)))
+				rows[t] = b.AddRowNamed("demand", wd.demand[t], math.Inf(1), cols, b.ones(len(cols)), wd.idx, t)
 			}
 			pm.demandRow[w] = rows
 			continue
 		}
 		var cols []int
 		var vals []float64
-		for _, q := range in.active(w) {
+		for _, q := range act {
 			if h, ok := pm.hCol[q]; ok {
 				cols, vals = append(cols, h), append(vals, in.pairs[q].rate)
 			}
 			for t, j := range pm.xCol[q] {
 				if j >= 0 {
-					cols, vals = append(cols, j), append(vals, in.pairs[q].rate*in.hours[t]*wd.reps[t]*in.mult[t])
+					cols, vals = append(cols, j), append(vals, in.pairs[q].rate*in.hours[t]*wd.reps[t]*pm.mult[t])
 				}
 			}
 		}
-		pm.workRow[w] = b.AddRow(fmt.Sprintf("work_%d", wd.idx), wd.work, math.Inf(1), cols, vals)
-		if len(in.active(w)) > 1 {
+		pm.workRow[w] = b.AddRowNamed("work", wd.work, math.Inf(1), cols, vals, wd.idx)
+		if len(act) > 1 {
+			cols := make([]int, 0, len(act))
 			for t := range T {
-				var cols []int
-				for _, q := range in.active(w) {
+				cols = cols[:0]
+				for _, q := range act {
 					if j := pm.xCol[q][t]; j >= 0 {
 						cols = append(cols, j)
 					}
 				}
 				if len(cols) > 1 {
-					b.AddRow("width_"+itoa(wd.idx)+"_"+itoa(t), math.Inf(-1), wd.width, cols, ones(len(cols)))
+					b.AddRowNamed("width", math.Inf(-1), wd.width, cols, b.ones(len(cols)), wd.idx, t)
 				}
 			}
 		}
@@ -199,24 +210,24 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 		var hs, xs []int
 		var xv []float64
 		from := 0
-		for _, q := range in.active(w) {
+		for _, q := range act {
 			if h, ok := pm.hCol[q]; ok {
 				hs, from = append(hs, h), in.os[in.pairs[q].k].from
 			}
 		}
-		for _, q := range in.active(w) {
+		for _, q := range act {
 			if _, ok := pm.hCol[q]; ok || len(hs) == 0 {
 				continue
 			}
 			for t, j := range pm.xCol[q] {
 				if j >= 0 && t >= from {
-					xs, xv = append(xs, j), append(xv, in.hours[t]*wd.reps[t]*in.mult[t])
+					xs, xv = append(xs, j), append(xv, in.hours[t]*wd.reps[t]*pm.mult[t])
 				}
 			}
 		}
 		if len(hs) > 1 || len(hs) == 1 && len(xs) > 0 {
 			cols, vals := append(hs, xs...), append(ones(len(hs)), xv...)
-			b.AddRow("widthh_"+itoa(wd.idx), math.Inf(-1), wd.width*in.jobHours(w, from), cols, vals)
+			b.AddRowNamed("widthh", math.Inf(-1), wd.width*in.jobHours(w, from), cols, vals, wd.idx)
 		}
 	}
 	// Capacity of committed offers and stock of pay-as-you-go ones, in
@@ -228,10 +239,14 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 		}
 		gangs := in.holdGangs(&b, k, gangAt[k]) // gang.go: the runs' GPUs held in each stretch
 		rows := make([]int, T)
+		var cols []int
+		var vals []float64
 		for t := range T {
 			rows[t] = -1
-			var cols []int
-			var vals []float64
+			if pm.rep[t] != t {
+				continue
+			}
+			cols, vals = cols[:0], vals[:0]
 			for _, q := range od.pairs {
 				if xs, ok := pm.xCol[q]; ok && xs[t] >= 0 {
 					cols, vals = append(cols, xs[t]), append(vals, 1)
@@ -255,7 +270,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			} else if up >= most {
 				continue // the stock cannot bind
 			}
-			rows[t] = b.AddRow("cap_"+itoa(od.idx)+"_"+itoa(t), math.Inf(-1), up, cols, vals)
+			rows[t] = b.AddRowNamed("cap", math.Inf(-1), up, cols, vals, od.idx, t)
 		}
 		pm.stockRow[k] = rows
 		if !od.committed || math.IsInf(od.stock, 1) {
@@ -272,7 +287,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 				}
 			}
 			if len(cols) > 1 {
-				hold[s] = b.AddRow("hold_"+itoa(od.idx)+"_"+itoa(s), math.Inf(-1), od.stock, cols, ones(len(cols)))
+				hold[s] = b.AddRowNamed("hold", math.Inf(-1), od.stock, cols, b.ones(len(cols)), od.idx, s)
 			}
 		}
 		pm.holdRow[k] = hold
@@ -303,20 +318,20 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			if y < 0 {
 				continue
 			}
-			var cols []int
-			var vals []float64
+			cols := make([]int, 0, len(pm.xCol[q])+2)
+			vals := make([]float64, 0, len(pm.xCol[q])+2)
 			big := 0.0
 			if h, ok := pm.hCol[q]; ok {
 				cols, vals = append(cols, h), append(vals, 1)
-				big = b.upper[h]
+				big = b.p.ColUpper[h]
 			}
 			for t, j := range pm.xCol[q] {
 				if j < 0 {
 					continue
 				}
-				h := in.hours[t] * wd.reps[t] * in.mult[t]
+				h := in.hours[t] * wd.reps[t] * pm.mult[t]
 				cols, vals = append(cols, j), append(vals, h)
-				big += h * b.upper[j]
+				big += h * b.p.ColUpper[j]
 			}
 			if !wd.service {
 				big = min(big, wd.work/in.pairs[q].rate)
@@ -328,9 +343,9 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 				vals[i] /= big
 			}
 			cols, vals = append(cols, y), append(vals, -1)
-			b.AddRow(fmt.Sprintf("link_%d_%d", wd.idx, in.os[in.pairs[q].k].idx), math.Inf(-1), 0, cols, vals)
+			b.AddRowNamed("link", math.Inf(-1), 0, cols, vals, wd.idx, in.os[in.pairs[q].k].idx)
 			if z := pm.zCol[in.pairs[q].k]; z >= 0 {
-				b.AddRow(fmt.Sprintf("peroffer_%d_%d", wd.idx, in.os[in.pairs[q].k].idx), math.Inf(-1), 0, []int{y, z}, []float64{1, -1})
+				b.AddRowNamed("peroffer", math.Inf(-1), 0, []int{y, z}, []float64{1, -1}, wd.idx, in.os[in.pairs[q].k].idx)
 			}
 		}
 	}
@@ -376,7 +391,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 					if j < 0 {
 						continue
 					}
-					v := in.hours[t] * wd.reps[t] * in.mult[t]
+					v := in.hours[t] * wd.reps[t] * pm.mult[t]
 					if !wd.service {
 						v *= in.pairs[q].rate
 					}
@@ -393,7 +408,7 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 					total += d * in.hours[t] * wd.reps[t]
 				}
 			}
-			b.AddRow(fmt.Sprintf("spot_%d", wd.idx), math.Inf(-1), sh*total, cols, vals)
+			b.AddRowNamed("spot", math.Inf(-1), sh*total, cols, vals, wd.idx)
 		}
 	}
 	if budget {
@@ -405,7 +420,6 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 		return nil, fmt.Errorf("%w: %w", ErrSolver, err)
 	}
 	pm.prob = p
-	pm.aliasSlices(in)
 	return pm, nil
 }
 
@@ -421,13 +435,56 @@ func ones(n int) []float64 {
 // colBuilder assembles an lp.Problem: columns one by one, rows with their
 // entries in order. Rows arrive in ascending order, so a stable counting
 // sort by column gives each column's rows ascending: O(nnz), no sorting.
+// Its slices double as they grow (append's growth of large slices is a
+// quarter: four times the copying), the entries are kept row by row in
+// chunks that are never copied (row i's are entries rowStart[i] to
+// rowStart[i+1]−1, in order), and the names are bytes, one string for all
+// the columns' and one for the rows' made at the end.
 type colBuilder struct {
-	p     lp.Problem
-	upper []float64
-	rows  []int
-	cols  []int
-	vals  []float64
-	ints  bool
+	p        lp.Problem // its columns' and rows' bounds, costs, integrality
+	rowStart []int
+	entries  [][]entry // each chunk full but the last
+	nnz      int
+	// colNames holds the columns' names one after the other, column j's
+	// ending at colEnd[j]; rowNames and rowEnd the rows'.
+	colNames, rowNames []byte
+	colEnd, rowEnd     []int
+	ints               bool
+	one                []float64 // ones, for rows of unit coefficients
+}
+
+// entry is a coefficient of the matrix: its column and value.
+type entry struct {
+	j int
+	v float64
+}
+
+// maxChunk is the most entries of a chunk: the chunks double from 256 up
+// to it, so that a small model stays small and a large one allocates its
+// entries once.
+const maxChunk = 1 << 14
+
+// grown returns s with room for one more element: doubled when full.
+func grown[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(len(s), 16))
+}
+
+// add appends the entry (j, v).
+func (b *colBuilder) add(j int, v float64) {
+	last := len(b.entries) - 1
+	if last < 0 || len(b.entries[last]) == cap(b.entries[last]) {
+		n := 256
+		if last >= 0 {
+			n = min(2*cap(b.entries[last]), maxChunk)
+		}
+		b.entries = append(b.entries, make([]entry, 0, n))
+		last++
+	}
+	b.entries[last] = append(b.entries[last], entry{j, v})
+	b.nnz++
 }
 
 // SetName sets the problem's name.
@@ -435,13 +492,26 @@ func (b *colBuilder) SetName(name string) { b.p.Name = name }
 
 // AddCol adds a continuous column and returns its index.
 func (b *colBuilder) AddCol(name string, cost, lower, upper float64) int {
-	b.p.Cost = append(b.p.Cost, cost)
-	b.p.ColLower = append(b.p.ColLower, lower)
-	b.p.ColUpper = append(b.p.ColUpper, upper)
-	b.p.ColNames = append(b.p.ColNames, name)
-	b.p.Integer = append(b.p.Integer, false)
-	b.upper = append(b.upper, upper)
-	return len(b.p.Cost) - 1
+	b.colNames = append(b.colNames, name...)
+	return b.addCol(cost, lower, upper)
+}
+
+// AddColNamed is AddCol of the column named prefix_id₁_id₂… (the ids in
+// decimal), without making the name a string of its own.
+func (b *colBuilder) AddColNamed(prefix string, cost, lower, upper float64, ids ...int) int {
+	b.colNames = appendName(b.colNames, prefix, ids)
+	return b.addCol(cost, lower, upper)
+}
+
+// addCol adds the column whose name ends colNames.
+func (b *colBuilder) addCol(cost, lower, upper float64) int {
+	p := &b.p
+	p.Cost = append(grown(p.Cost), cost)
+	p.ColLower = append(grown(p.ColLower), lower)
+	p.ColUpper = append(grown(p.ColUpper), upper)
+	p.Integer = append(grown(p.Integer), false)
+	b.colEnd = append(grown(b.colEnd), len(b.colNames))
+	return len(p.Cost) - 1
 }
 
 // AddIntCol adds an integer column and returns its index.
@@ -451,40 +521,115 @@ func (b *colBuilder) AddIntCol(name string, cost, lower, upper float64) int {
 	return j
 }
 
+// AddIntColNamed is AddIntCol of the column named as AddColNamed names it.
+func (b *colBuilder) AddIntColNamed(prefix string, cost, lower, upper float64, ids ...int) int {
+	j := b.AddColNamed(prefix, cost, lower, upper, ids...)
+	b.p.Integer[j], b.ints = true, true
+	return j
+}
+
 // AddRow adds the row lower ≤ Σ vals·x[cols] ≤ upper (each column at most
-// once) and returns its index.
+// once) and returns its index. It keeps neither cols nor vals.
 func (b *colBuilder) AddRow(name string, lower, upper float64, cols []int, vals []float64) int {
-	i := len(b.p.RowLower)
-	b.p.RowLower = append(b.p.RowLower, lower)
-	b.p.RowUpper = append(b.p.RowUpper, upper)
-	b.p.RowNames = append(b.p.RowNames, name)
+	b.rowNames = append(b.rowNames, name...)
+	return b.addRow(lower, upper, cols, vals)
+}
+
+// AddRowNamed is AddRow of the row named prefix_id₁_id₂… (the ids in
+// decimal).
+func (b *colBuilder) AddRowNamed(prefix string, lower, upper float64, cols []int, vals []float64, ids ...int) int {
+	b.rowNames = appendName(b.rowNames, prefix, ids)
+	return b.addRow(lower, upper, cols, vals)
+}
+
+// addRow adds the row whose name ends rowNames.
+func (b *colBuilder) addRow(lower, upper float64, cols []int, vals []float64) int {
+	p := &b.p
+	i := len(p.RowLower)
+	p.RowLower = append(grown(p.RowLower), lower)
+	p.RowUpper = append(grown(p.RowUpper), upper)
+	b.rowEnd = append(grown(b.rowEnd), len(b.rowNames))
+	if b.rowStart == nil {
+		b.rowStart = append(b.rowStart, 0)
+	}
 	for k, j := range cols {
 		if vals[k] != 0 {
-			b.rows, b.cols, b.vals = append(b.rows, i), append(b.cols, j), append(b.vals, vals[k])
+			b.add(j, vals[k])
 		}
 	}
+	b.rowStart = append(grown(b.rowStart), b.nnz)
 	return i
+}
+
+// ones returns n ones, valid until its next call.
+func (b *colBuilder) ones(n int) []float64 {
+	for len(b.one) < n {
+		b.one = append(b.one, 1)
+	}
+	return b.one[:n]
+}
+
+// appendName appends prefix_id₁_id₂… to buf.
+func appendName(buf []byte, prefix string, ids []int) []byte {
+	if room := len(prefix) + 21*len(ids); cap(buf)-len(buf) < room { // doubled when full
+		buf = slices.Grow(buf, max(len(buf), room, 256))
+	}
+	buf = append(buf, prefix...)
+	for _, id := range ids {
+		buf = strconv.AppendInt(append(buf, '_'), int64(id), 10)
+	}
+	return buf
+}
+
+// names splits the names held in buf, the i-th ending at end[i], into
+// strings of one string's bytes.
+func names(buf []byte, end []int) []string {
+	all := string(buf)
+	out := make([]string, len(end))
+	from := 0
+	for i, e := range end {
+		out[i], from = all[from:e], e
+	}
+	return out
 }
 
 // Problem returns the assembled problem, validated.
 func (b *colBuilder) Problem() (*lp.Problem, error) {
 	p := b.p
+	p.Cost, p.ColLower, p.ColUpper = slices.Clip(p.Cost), slices.Clip(p.ColLower), slices.Clip(p.ColUpper)
+	p.Integer = slices.Clip(p.Integer)
+	p.RowLower, p.RowUpper = slices.Clip(p.RowLower), slices.Clip(p.RowUpper)
 	if !b.ints {
 		p.Integer = nil
 	}
+	if b.colEnd != nil {
+		p.ColNames = names(b.colNames, b.colEnd)
+	}
+	if b.rowEnd != nil {
+		p.RowNames = names(b.rowNames, b.rowEnd)
+	}
 	n := len(p.Cost)
 	a := lp.Matrix{Rows: len(p.RowLower), Cols: n, Start: make([]int, n+1),
-		Index: make([]int, len(b.rows)), Value: make([]float64, len(b.rows))}
-	for _, j := range b.cols {
-		a.Start[j+1]++
+		Index: make([]int, b.nnz), Value: make([]float64, b.nnz)}
+	for _, c := range b.entries {
+		for _, x := range c {
+			a.Start[x.j+1]++
+		}
 	}
 	for j := range n {
 		a.Start[j+1] += a.Start[j]
 	}
-	next := append([]int(nil), a.Start[:n]...)
-	for e, j := range b.cols {
-		a.Index[next[j]], a.Value[next[j]] = b.rows[e], b.vals[e]
-		next[j]++
+	next := slices.Clone(a.Start[:n])
+	i, e := 0, 0 // entry e is in row i
+	for _, c := range b.entries {
+		for _, x := range c {
+			for e >= b.rowStart[i+1] {
+				i++
+			}
+			a.Index[next[x.j]], a.Value[next[x.j]] = i, x.v
+			next[x.j]++
+			e++
+		}
 	}
 	p.A = a
 	if err := p.Validate(); err != nil {
@@ -497,7 +642,7 @@ func (b *colBuilder) Problem() (*lp.Problem, error) {
 func (b *colBuilder) sumUpper(cols []int) float64 {
 	s := 0.0
 	for _, j := range cols {
-		s += b.upper[j]
+		s += b.p.ColUpper[j]
 	}
 	return s
 }
@@ -578,8 +723,8 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 	for q, xs := range pm.xCol {
 		u := make([]float64, len(xs))
 		any := false
-		for t, j := range xs {
-			if j >= 0 && x[j] > 1e-12 {
+		for t := range xs {
+			if j := xs[pm.rep[t]]; j >= 0 && x[j] > 1e-12 {
 				u[t], any = x[j], true
 			}
 		}
@@ -597,7 +742,10 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 	}
 	// A job does its work and no more: where free capacity let the solver
 	// do more (a degenerate optimum), its use is scaled down, which costs no
-	// more and keeps every constraint.
+	// more and keeps every constraint; where the LP met its work row only
+	// within its feasibility tolerance (a relative shortfall below 1e-8; a
+	// merged slice's column weighs several slices' work), its use is scaled
+	// up to do it all.
 	for _, w := range pm.pl.ws {
 		wd := &in.ws[w]
 		if wd.service || wd.gang {
@@ -609,7 +757,7 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 				done += in.pairs[q].rate * in.hours[t] * wd.reps[t] * v
 			}
 		}
-		if done > wd.work*(1+1e-9) {
+		if done > wd.work*(1+1e-9) || done < wd.work && done >= wd.work*(1-1e-8) {
 			f := wd.work / done
 			for _, q := range wd.pairs {
 				for t := range sol.use[q] {

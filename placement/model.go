@@ -37,11 +37,6 @@ type instance struct {
 	// what it can exactly (reduce.go); off, it is the model of the package
 	// comment term by term.
 	reduce bool
-	// mult[t] is the slices slice t stands for in the model and rep[t] the
-	// slice whose columns it shares: classes of identical slices are merged
-	// (mergeSlices; without it mult is 1 and rep[t] = t).
-	mult []float64
-	rep  []int
 }
 
 // wdata is one placeable workload.
@@ -132,7 +127,15 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 	in.assume = p.Assumptions
 	in.assume.Horizon = s.horizon
 	in.assume.Step = s.sliceLen
-	if err := in.timeline(); err != nil {
+	// tco.Prepare validates and samples each workload once; a workload it
+	// rejects is validated again only for the error that says why.
+	preps := make([]*tco.Prepared, len(p.Workloads))
+	perrs := make([]error, len(p.Workloads))
+	for i, w := range p.Workloads {
+		preps[i], perrs[i] = tco.Prepare(w, in.assume)
+	}
+	valid := func(i int) bool { return perrs[i] == nil || p.Workloads[i].Validate() == nil }
+	if err := in.timeline(valid); err != nil {
 		return nil, err
 	}
 	for _, o := range p.Offers {
@@ -146,7 +149,8 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 		offerAt[i] = -1
 	}
 	for wi, w := range p.Workloads {
-		wd, excluded, werr := in.workload(wi, w)
+		prep, perr := preps[wi], perrs[wi]
+		wd, excluded, werr := in.workload(wi, w, prep)
 		if werr != nil {
 			errs = append(errs, werr)
 			continue
@@ -155,7 +159,6 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: excluded})
 			continue
 		}
-		prep, perr := tco.Prepare(w, in.assume)
 		if perr != nil {
 			errs = append(errs, perr)
 			continue
@@ -238,7 +241,6 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 		in.pruneOffers()
 	}
 	in.pruneGangRuns() // gang.go
-	in.mergeSlices()
 	return in, nil
 }
 
@@ -387,10 +389,14 @@ func newUnplacedError(name string, exc []tco.Exclusion) *UnplacedError {
 
 // workload samples w; a nil wdata with a non-nil error means w is
 // unplaceable (returned as its Unplaced error); a returned error is a
-// problem of the input.
-func (in *instance) workload(wi int, w workload.Workload) (*wdata, error, error) {
-	if err := w.Validate(); err != nil {
-		return nil, nil, err
+// problem of the input. prep is w prepared by tco.Prepare — validated, its
+// samples read where they serve (stretchPeaks) — or nil where Prepare
+// failed: w is then validated here.
+func (in *instance) workload(wi int, w workload.Workload, prep *tco.Prepared) (*wdata, error, error) {
+	if prep == nil {
+		if err := w.Validate(); err != nil {
+			return nil, nil, err
+		}
 	}
 	T, N := in.s.slices, len(in.hours)
 	wd := &wdata{idx: wi, w: w, service: w.IsService(), reps: make([]float64, N)}
@@ -398,7 +404,7 @@ func (in *instance) workload(wi int, w workload.Workload) (*wdata, error, error)
 		wd.demand, wd.peak = make([]float64, N), make([]float64, N)
 		for s, sg := range in.segs {
 			// Each segment samples its period over its own time.
-			pk, mean, err := stretchPeaks(w.Demand, sg.start, sg.end, in.s.Period, T)
+			pk, mean, err := stretchPeaks(prep, w.Demand, sg.start, sg.end, in.s.Period, T)
 			if err != nil {
 				return nil, nil, fmt.Errorf("placement: workload %q: %w", w.Name, err)
 			}
@@ -474,18 +480,19 @@ func (in *instance) offer(oi int, o provider.Offer, t tco.Terms) odata {
 }
 
 // timeline cuts the horizon into segments (epochs, split where capacity
-// with a lead time arrives) and the period of each into slices.
-func (in *instance) timeline() error {
+// with a lead time arrives: capacity some valid workload can use) and the
+// period of each into slices.
+func (in *instance) timeline(valid func(workload int) bool) error {
 	s := &in.s
 	var arrivals []arrival
 	if s.overTime {
-		valid := make([]bool, len(in.p.Workloads))
-		for i, w := range in.p.Workloads {
-			valid[i] = w.Validate() == nil
+		ok := make([]bool, len(in.p.Workloads))
+		for i := range ok {
+			ok[i] = valid(i)
 		}
 		for _, o := range in.p.Offers {
 			for i, w := range in.p.Workloads {
-				if valid[i] && compatible(w, o) {
+				if ok[i] && compatible(w, o) {
 					arrivals = append(arrivals, arrival{lead: o.LeadTime(), term: offerTerm(o)})
 					break
 				}

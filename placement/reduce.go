@@ -1,9 +1,6 @@
 package placement
 
-import (
-	"encoding/binary"
-	"math"
-)
+import "math"
 
 // The model's exact reductions. Each leaves the optimum unchanged: a
 // dominated pair or offer is one whose use moves elsewhere at no higher
@@ -158,7 +155,7 @@ func (pm *poolModel) spread(in *instance, x []float64) map[int][]float64 {
 			}
 			s := wd.width
 			for _, q := range in.active(w) {
-				if j := pm.xCol[q][t]; j >= 0 {
+				if j := pm.xCol[q][pm.rep[t]]; j >= 0 {
 					s -= x[j]
 				}
 			}
@@ -186,66 +183,4 @@ func (pm *poolModel) spread(in *instance, x []float64) map[int][]float64 {
 		}
 	}
 	return out
-}
-
-// mergeSlices finds the slices the model may merge: slices of one length
-// in which every service needs the same GPUs and every workload's slice
-// weighs the same (r_wt), without planning over time. Swapping two such
-// slices maps every solution of the full model to one of the same cost
-// (every row and cost is the same function of the two slices' columns), and
-// the model is convex in its continuous columns for any values of its
-// integers, so the average of an optimum and its swap is an optimum in
-// which the two slices' uses are equal: one column per class of slices
-// loses nothing. A class is kept as its first slice t, weighing
-// mult[t] = the slices in it (the others weigh 0 and share its columns,
-// aliasSlices); its use columns' costs and their entries in the work, width
-// over GPU-hours, link and spot rows are mult[t] times a slice's, its
-// demand, width and capacity rows those of one slice. Diurnal services
-// over a week of hourly slices repeat every day, so the slices of a day
-// merge with those of the other days that no job's deadline tells apart.
-func (in *instance) mergeSlices() {
-	T := len(in.hours)
-	in.mult, in.rep = make([]float64, T), make([]int, T)
-	for t := range T {
-		in.mult[t], in.rep[t] = 1, t
-	}
-	if !in.reduce || len(in.segs) != 1 {
-		return
-	}
-	for _, wd := range in.ws {
-		if wd.gang {
-			return
-		}
-	}
-	first := map[string]int{}
-	key := make([]byte, 0, 8*(1+2*len(in.ws)))
-	for t := range T {
-		key = key[:0]
-		key = binary.LittleEndian.AppendUint64(key, math.Float64bits(in.hours[t]))
-		for _, wd := range in.ws {
-			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(wd.reps[t]))
-			if wd.service {
-				key = binary.LittleEndian.AppendUint64(key, math.Float64bits(wd.demand[t]))
-			}
-		}
-		r, ok := first[string(key)]
-		if !ok {
-			first[string(key)] = t
-			continue
-		}
-		in.rep[t], in.mult[t] = r, 0
-		in.mult[r]++
-	}
-}
-
-// aliasSlices gives every merged slice the use columns of its class's
-// first slice, so that a solution reads per slice as in the full model.
-func (pm *poolModel) aliasSlices(in *instance) {
-	for _, xs := range pm.xCol {
-		for t, r := range in.rep {
-			if r != t {
-				xs[t] = xs[r]
-			}
-		}
-	}
 }

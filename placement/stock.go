@@ -47,7 +47,7 @@ func (pm *poolModel) stockValue(in *instance, r *lp.Result, k int) float64 {
 		}
 		wd := &in.ws[in.pairs[q].w]
 		for t, j := range xs {
-			if j < 0 || in.rep[t] != t { // a merged slice: its class's column, counted once
+			if j < 0 {
 				continue
 			}
 			own := wd.width

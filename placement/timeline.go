@@ -401,8 +401,10 @@ const maxSampledPeriods = 400
 // start before end), so that the capacity the plan holds meets the demand
 // in every slice of every repetition — growth late in a long stretch
 // included. Beyond maxSampledPeriods repetitions, evenly spaced ones stand
-// for the rest (the last always among those the peak looks at).
-func stretchPeaks(c workload.Curve, start, end, period time.Duration, n int) (peak, mean []float64, err error) {
+// for the rest (the last always among those the peak looks at). A
+// repetition within the span prep sampled is read off its slices
+// (tco.Prepared.Resliced: the same samples); prep may be nil.
+func stretchPeaks(prep *tco.Prepared, c workload.Curve, start, end, period time.Duration, n int) (peak, mean []float64, err error) {
 	_, constant := c.(workload.Constant)
 	p := c.Period()
 	reps := int64(1)
@@ -414,6 +416,9 @@ func stretchPeaks(c workload.Curve, start, end, period time.Duration, n int) (pe
 	total := 0.0
 	sample := func(r int64) ([]workload.Slice, time.Duration, error) {
 		off := start + time.Duration(r)*period
+		if sl, ok := prep.Resliced(off, period, n); ok {
+			return sl, off, nil
+		}
 		sl, err := workload.DiscretizeFrom(c, off, period, n)
 		return sl, off, err
 	}

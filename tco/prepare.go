@@ -182,6 +182,20 @@ func (p *Prepared) Slices() []workload.Slice {
 	return slices.Clone(p.demand.slices)
 }
 
+// Resliced returns workload.DiscretizeFrom(w.Demand, offset, period, n) for
+// the prepared service w, read off the slices it is priced from with
+// workload.Reslice — the same samples, bit for bit, without sampling the
+// curve again. ok is false, and the slices nil, for a nil Prepared, a
+// finite job, a service priced at Assumptions.Utilization, or a window that
+// workload.Reslice cannot read off those slices: the caller then samples
+// with DiscretizeFrom. The caller may modify the slices returned.
+func (p *Prepared) Resliced(offset, period time.Duration, n int) (_ []workload.Slice, ok bool) {
+	if p == nil || p.demand == nil {
+		return nil, false
+	}
+	return workload.Reslice(p.demand.slices, offset, period, n)
+}
+
 // fixedHorizon returns the horizon set by the assumptions or the workload.
 func (p *Prepared) fixedHorizon() time.Duration {
 	if p.a.Horizon > 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"time"
 
 	"gonum.org/v1/gonum/floats"
@@ -378,6 +379,44 @@ func DiscretizeFrom(c Curve, offset, period time.Duration, n int) ([]Slice, erro
 		return out, nil
 	}
 	return discretizeEach(c, period, n, sub)
+}
+
+// Reslice returns DiscretizeFrom(c, offset, period, n) read off sl — the
+// slices of Discretize(c, span, len(sl)) of the same curve c, span being the
+// end of sl's last slice — without sampling c again. Each slice of the
+// window [offset, offset+period) is then one of sl, with the same start,
+// length and number of sub-samples: its mean and peak are of the same
+// samples of c, bit for bit. ok is false (and the slices nil) when that is
+// not so — the window starts before 0 or ends after span, its slices are
+// not sl's, they are sub-sampled otherwise, or n and period are arguments
+// DiscretizeFrom rejects —; the caller then samples with DiscretizeFrom.
+// It does not modify sl; the slices returned are the caller's.
+func Reslice(sl []Slice, offset, period time.Duration, n int) (_ []Slice, ok bool) {
+	m := len(sl)
+	if m == 0 || n < 1 || n > MaxSamples || period < time.Duration(n) || offset < 0 {
+		return nil, false
+	}
+	span := sl[m-1].Start + sl[m-1].Length
+	if period > span || offset > span-period {
+		return nil, false
+	}
+	if max(1, min(defaultSlices(period)/n, MaxSamples/n)) != max(1, min(defaultSlices(span)/m, MaxSamples/m)) {
+		return nil, false
+	}
+	j := sort.Search(m, func(j int) bool { return sl[j].Start >= offset })
+	if j+n > m {
+		return nil, false
+	}
+	out := make([]Slice, n)
+	for i := range out {
+		start, end := sliceStart(period, i, n), sliceStart(period, i+1, n)
+		s := sl[j+i]
+		if s.Start != offset+start || s.Length != end-start {
+			return nil, false
+		}
+		out[i] = Slice{Start: start, Length: end - start, Demand: s.Demand, Peak: s.Peak}
+	}
+	return out, true
 }
 
 // discretize is Discretize's slices computed by a sampler over all the

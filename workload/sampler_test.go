@@ -2,6 +2,7 @@ package workload
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -295,3 +296,61 @@ func TestDiscretizeGrowingYears(t *testing.T) {
 		})
 	}
 }
+
+// propReslice: Reslice of Discretize's slices over a span is
+// DiscretizeFrom of the window bit for bit wherever it says ok, and it says
+// ok for a window of whole slices of the span sub-sampled alike.
+func propReslice(t *rapid.T) {
+	c := genSampled(2).Draw(t, "curve")
+	var span, offset, period time.Duration
+	var m, n int
+	aligned := rapid.Bool().Draw(t, "aligned")
+	if aligned { // slices of L, whole five-minute units: the same sub-samples
+		L := drawUnits(t, 1, 36, "sliceLength")
+		m = rapid.IntRange(1, 400).Draw(t, "spanSlices")
+		n = rapid.IntRange(1, m).Draw(t, "windowSlices")
+		span, period = time.Duration(m)*L, time.Duration(n)*L
+		offset = time.Duration(rapid.IntRange(0, m-n).Draw(t, "firstSlice")) * L
+	} else {
+		span = drawPeriod(t)
+		m = rapid.IntRange(1, int(min(span, 2000))).Draw(t, "spanSlices")
+		period = time.Duration(rapid.Int64Range(1, int64(span)+1).Draw(t, "periodNs"))
+		n = rapid.IntRange(1, int(min(period, 2000))).Draw(t, "windowSlices")
+		offset = time.Duration(rapid.Int64Range(-1, int64(span)).Draw(t, "offsetNs"))
+	}
+	sl, err := Discretize(c, span, m)
+	if err != nil {
+		return // nothing to read off
+	}
+	before := slices.Clone(sl)
+	got, ok := Reslice(sl, offset, period, n)
+	if !slices.Equal(sl, before) {
+		t.Fatal("Reslice modified its slices")
+	}
+	if !ok {
+		if aligned {
+			t.Fatalf("window of %d slices at %v in %d slices of %v: not ok", n, offset, m, span)
+		}
+		if got != nil {
+			t.Fatalf("not ok with %d slices", len(got))
+		}
+		return
+	}
+	want, err := DiscretizeFrom(c, offset, period, n)
+	if err != nil {
+		t.Fatalf("Reslice ok where DiscretizeFrom fails: %v", err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d slices, want %d", len(got), len(want))
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if g.Start != w.Start || g.Length != w.Length ||
+			math.Float64bits(g.Demand) != math.Float64bits(w.Demand) || math.Float64bits(g.Peak) != math.Float64bits(w.Peak) {
+			t.Fatalf("slice %d: %+v, want %+v", i, g, w)
+		}
+	}
+}
+
+func TestReslice(t *testing.T) { rapid.Check(t, propReslice) }
+func FuzzReslice(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propReslice)) }
