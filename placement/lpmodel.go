@@ -159,6 +159,10 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			continue
 		}
 		act := in.active(w)
+		uses := make([][]int, len(act)) // the use columns of each active pair
+		for i, q := range act {
+			uses[i] = pm.xCol[q]
+		}
 		if wd.service {
 			rows := make([]int, T)
 			cols := make([]int, 0, len(act))
@@ -168,8 +172,8 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 					continue
 				}
 				cols = cols[:0]
-				for _, q := range act {
-					if j := pm.xCol[q][t]; j >= 0 {
+				for _, xs := range uses {
+					if j := xs[t]; j >= 0 {
 						cols = append(cols, j)
 					}
 				}
@@ -195,8 +199,8 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 			cols := make([]int, 0, len(act))
 			for t := range T {
 				cols = cols[:0]
-				for _, q := range act {
-					if j := pm.xCol[q][t]; j >= 0 {
+				for _, xs := range uses {
+					if j := xs[t]; j >= 0 {
 						cols = append(cols, j)
 					}
 				}
@@ -239,6 +243,12 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 		}
 		gangs := in.holdGangs(&b, k, gangAt[k]) // gang.go: the runs' GPUs held in each stretch
 		rows := make([]int, T)
+		var uses [][]int // the use columns of the offer's pairs in the model
+		for _, q := range od.pairs {
+			if xs, ok := pm.xCol[q]; ok {
+				uses = append(uses, xs)
+			}
+		}
 		var cols []int
 		var vals []float64
 		for t := range T {
@@ -247,8 +257,8 @@ func (in *instance) model(pl pool) (*poolModel, error) {
 				continue
 			}
 			cols, vals = cols[:0], vals[:0]
-			for _, q := range od.pairs {
-				if xs, ok := pm.xCol[q]; ok && xs[t] >= 0 {
+			for _, xs := range uses {
+				if xs[t] >= 0 {
 					cols, vals = append(cols, xs[t]), append(vals, 1)
 				}
 			}

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gputco/gputco/provider"
@@ -129,11 +132,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 	in.assume.Step = s.sliceLen
 	// tco.Prepare validates and samples each workload once; a workload it
 	// rejects is validated again only for the error that says why.
-	preps := make([]*tco.Prepared, len(p.Workloads))
-	perrs := make([]error, len(p.Workloads))
-	for i, w := range p.Workloads {
-		preps[i], perrs[i] = tco.Prepare(w, in.assume)
-	}
+	preps, perrs := prepareAll(p.Workloads, in.assume)
 	valid := func(i int) bool { return perrs[i] == nil || p.Workloads[i].Validate() == nil }
 	if err := in.timeline(valid); err != nil {
 		return nil, err
@@ -163,10 +162,21 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			errs = append(errs, perr)
 			continue
 		}
+		// exc are the offers excluded, in order; the error of one whose
+		// requirements fail (exc[reqs[i].at], offer reqs[i].offer) is
+		// written only for a workload left unplaced (exclusions).
 		var exc []tco.Exclusion
+		var reqs []struct{ at, offer int }
+		exclusions := func() []tco.Exclusion {
+			for _, r := range reqs {
+				exc[r.at].Err = requirementsError(w, p.Offers[r.offer])
+			}
+			return exc
+		}
 		for oi, o := range p.Offers {
 			if !compatible(w, o) {
-				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: requirementsError(w, o)})
+				reqs = append(reqs, struct{ at, offer int }{len(exc), oi})
+				exc = append(exc, tco.Exclusion{Offer: o.ID})
 				continue
 			}
 			// Fit is the solver's question: a service may spread over offers
@@ -212,7 +222,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			in.pairs = append(in.pairs, pr)
 		}
 		if len(wd.pairs) == 0 {
-			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: newUnplacedError(w.Name, exc)})
+			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: newUnplacedError(w.Name, exclusions())})
 			continue
 		}
 		check := in.alone
@@ -220,7 +230,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			check = in.gangRuns
 		}
 		if err := check(wd); err != nil {
-			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: &UnplacedError{Workload: w.Name, Excluded: exc, Err: err}})
+			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: &UnplacedError{Workload: w.Name, Excluded: exclusions(), Err: err}})
 			for _, q := range wd.pairs { // drop its pairs
 				k := in.pairs[q].k
 				in.os[k].pairs = in.os[k].pairs[:len(in.os[k].pairs)-1]
@@ -242,6 +252,36 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 	}
 	in.pruneGangRuns() // gang.go
 	return in, nil
+}
+
+// prepareAll returns tco.Prepare(ws[i], a) for each workload, prepared on
+// up to GOMAXPROCS goroutines that end before it returns. Each preparation
+// is independent of the others (the workloads and assumptions are only
+// read), so the results are those of preparing the workloads in turn.
+func prepareAll(ws []workload.Workload, a tco.Assumptions) ([]*tco.Prepared, []error) {
+	preps, errs := make([]*tco.Prepared, len(ws)), make([]error, len(ws))
+	workers := min(runtime.GOMAXPROCS(0), len(ws))
+	if workers <= 1 {
+		for i, w := range ws {
+			preps[i], errs[i] = tco.Prepare(w, a)
+		}
+		return preps, errs
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(ws) {
+					return
+				}
+				preps[i], errs[i] = tco.Prepare(ws[i], a)
+			}
+		})
+	}
+	wg.Wait()
+	return preps, errs
 }
 
 // alone checks what a workload needs whatever the others do: a job's work
