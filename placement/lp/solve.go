@@ -73,6 +73,15 @@ func Solve(ctx context.Context, p *Problem, opt Options) (Result, error) {
 	if p.IsMIP() {
 		return solveMIP(ctx, p, opt, start)
 	}
+	if p.NumCols() == 0 {
+		if b := opt.Basis; b != nil && (len(b.Cols) != 0 || len(b.Rows) != p.NumRows()) {
+			return Result{}, fmt.Errorf("%w: basis has %d column and %d row statuses, want 0 and %d", ErrInvalid, len(b.Cols), len(b.Rows), p.NumRows())
+		}
+		if err := ctx.Err(); err != nil {
+			return Result{Status: Cancelled, Bound: math.NaN(), Gap: math.Inf(1), Elapsed: time.Since(start)}, err
+		}
+		return solveNoColumns(p, start), nil
+	}
 	mdl, err := newLPModel(p)
 	if err != nil {
 		return Result{}, err
