@@ -47,7 +47,10 @@ import (
 // rows, backtrack, hand the rest to a sub-MIP) and RENS/RINS sub-MIPs. A
 // node LP that cannot be verified is retried from the slack basis and,
 // failing that, branched on with its bound kept, so the search never
-// prunes on an unverified bound. Its
+// prunes on an unverified bound. Before the search, a row whose columns
+// are all integer and whose (scaled) integer coefficients have a gcd with
+// no multiple in the row's range proves the MIP infeasible, whatever the
+// column bounds. Its
 // Result holds the incumbent (X, Objective, RowActivity: integer columns
 // exactly integral, every row and bound satisfied within 1e-7 relative),
 // Bound (the best bound of the open nodes, rounded up to the next
