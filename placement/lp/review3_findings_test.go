@@ -119,7 +119,6 @@ func TestReview3ParityFree(t *testing.T) {
 // set" — here empty. (The adapter already re-solves with a zero objective
 // when CBC says Infeasible; the mirror check is missing.)
 func TestReview3CBCIntegerInfeasibleUnbounded(t *testing.T) {
-	t.Skip("finding: the CBC adapter reports Unbounded for an integer-infeasible MILP whose relaxation is unbounded")
 	if _, err := exec.LookPath("cbc"); err != nil {
 		t.Skip("cbc not on PATH")
 	}
@@ -150,7 +149,6 @@ func TestReview3CBCIntegerInfeasibleUnbounded(t *testing.T) {
 // Infeasible a status, and an error only for invalid input, a solver that
 // cannot run, numerical failure or a cancelled context.
 func TestReview3CBCEmptyMatrix(t *testing.T) {
-	t.Skip("finding: CBC/CLP adapters return an error ('stopped for no limit that was set') instead of Infeasible on a model whose matrix has no entries")
 	var b lp.Builder
 	b.AddCol("x", 1, -1.5, math.Inf(1))
 	b.AddRow("empty", 2, 2.5, nil, nil)
