@@ -62,8 +62,15 @@ type luFactor struct {
 	eStart []int
 	eIdx   []int
 	eVal   []float64
+	// The same entries listed by row, for solves with a sparse right-hand
+	// side (ftranEtas): row i's entries are eHead[i], eNext[eHead[i]], …
+	// (newest eta first; -1 ends), entry k belonging to eta eOf[k].
+	eHead, eNext, eOf []int
+	etaMark           []uint64 // workspace: a bit per eta
 
 	updates           int     // since the factorisation
+	buildWork         int     // operations of the last factorisation (see needRefactor)
+	etaWork           int     // operations the solves spent on the updates since it
 	ftranDensity      float64 // running mean density of ftran's results (see hyperSparse)
 	btranDensity      float64 // … and of btranU's
 	nFactor, nRefused int     // for the trace
@@ -93,7 +100,8 @@ const (
 	luThreshold = 0.1   // threshold partial pivoting
 	luTiny      = 1e-11 // a pivot below this (absolute, scaled) is singular
 	luDrop      = 1e-14 // update entries below this are dropped
-	maxUpdates  = 100   // refactorise after this many updates
+	minUpdates  = 100   // the updates always allowed before a refactorisation
+	maxUpdates  = 1000  // refactorise after this many updates at the latest
 	fillGrowth  = 2.0   // or when U and the row etas hold more than this × their size after the factorisation
 )
 
@@ -104,9 +112,21 @@ type columnFunc func(q int) ([]int, []float64)
 func (f *luFactor) numEtas() int { return f.updates }
 
 // needRefactor reports whether the updates have made the factors long
-// enough that a fresh factorisation pays.
-func (f *luFactor) needRefactor() bool {
+// enough that a fresh factorisation pays. rebuild is the caller's cost of
+// recomputing its values after a factorisation, in the operations (entries
+// touched) that buildWork and etaWork count.
+//
+// After minUpdates updates it refactorises once the solves have spent on
+// the updates (row etas and the U columns they added) as much as a
+// factorisation and the rebuild cost: when that extra cost grows linearly
+// with the updates, refactorising then minimises the mean cost per
+// iteration. The rule uses operation counts, not clocks, so that a solve
+// stays deterministic.
+func (f *luFactor) needRefactor(rebuild int) bool {
 	if f.updates >= maxUpdates {
+		return true
+	}
+	if f.updates >= minUpdates && f.etaWork >= f.buildWork+rebuild {
 		return true
 	}
 	if float64(f.uNZ+len(f.eIdx)) > fillGrowth*float64(f.uNZ0+len(f.lIdx)+f.m)+1000 {
@@ -124,6 +144,7 @@ func (f *luFactor) needRefactor() bool {
 func (f *luFactor) factor(m int, col columnFunc) (singPos, singRow []int) {
 	f.nFactor++
 	f.m = m
+	f.buildWork = 8 * m
 	f.pivRow = resizeInts(f.pivRow, 0)
 	f.pivPos = resizeInts(f.pivPos, 0)
 	f.rowStep = resizeInts(f.rowStep, m)
@@ -166,6 +187,7 @@ func (f *luFactor) factor(m int, col columnFunc) (singPos, singRow []int) {
 	for i := range m {
 		rowStart[i+1] = rowStart[i] + rowCount[i]
 	}
+	f.buildWork += 3 * rowStart[m] // the passes over B's entries
 	f.rowPos = resizeInts(f.rowPos, rowStart[m])
 	rowPos := f.rowPos
 	fill := append(resizeInts(f.fill, 0), rowStart[:m]...)

@@ -99,6 +99,33 @@ func luCheckSolves(t *testing.T, f *luFactor, b *luCols, rng *rand.Rand, what st
 	}
 }
 
+// luCheckEtas applies the row etas of f to a random sparse vector with
+// ftranEtas and checks the result, bit for bit, against the plain pass over
+// every eta in order, and that every non-zero is listed.
+func luCheckEtas(t *testing.T, f *luFactor, rng *rand.Rand) {
+	t.Helper()
+	m := f.m
+	v := newSvec(m)
+	for range 1 + rng.IntN(3) {
+		v.set(rng.IntN(m), rng.NormFloat64())
+	}
+	want := append([]float64(nil), v.val...)
+	for e, p := range f.ePiv {
+		for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
+			want[p] += f.eVal[k] * want[f.eIdx[k]]
+		}
+	}
+	f.ftranEtas(v)
+	for i := range m {
+		if v.val[i] != want[i] {
+			t.Fatalf("ftranEtas: row %d is %v, the pass over all etas gives %v", i, v.val[i], want[i])
+		}
+		if v.val[i] != 0 && !v.in[i] {
+			t.Fatalf("ftranEtas: row %d not listed", i)
+		}
+	}
+}
+
 // TestLUUpdate factorises random sparse bases, replaces random columns by
 // Forrest–Tomlin updates and checks every FTRAN and BTRAN by its residual
 // against the basis matrix itself.
@@ -156,7 +183,8 @@ func TestLUUpdate(t *testing.T) {
 				}
 			}
 			luCheckSolves(t, &f, b, rng, "after an update")
-			if f.needRefactor() {
+			luCheckEtas(t, &f, rng)
+			if f.needRefactor(0) {
 				if sp, _ := f.factor(m, b.col); len(sp) > 0 {
 					t.Fatalf("round %d: basis singular on refactorisation", round)
 				}

@@ -1,6 +1,9 @@
 package lp
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // This file holds the solves with the factors of luFactor and its
 // Forrest–Tomlin update.
@@ -48,9 +51,17 @@ func (f *luFactor) initUpdates() {
 	f.uNZ = len(f.uIdx)
 	f.uNZ0 = f.uNZ
 	f.updates = 0
+	f.etaWork = 0
+	f.buildWork += 2*f.uNZ + 4*m // the slots and U's row-wise copy
 	f.ePiv = resizeInts(f.ePiv, 0)
 	f.eStart = append(resizeInts(f.eStart, 0), 0)
 	f.eIdx = resizeInts(f.eIdx, 0)
+	f.eNext = resizeInts(f.eNext, 0)
+	f.eOf = resizeInts(f.eOf, 0)
+	f.eHead = resizeInts(f.eHead, m)
+	for i := range f.eHead {
+		f.eHead[i] = -1
+	}
 	f.eVal = f.eVal[:0]
 
 	// Row-wise copy, with a little room in each row for updates.
@@ -230,17 +241,7 @@ func (f *luFactor) ftran(v *svec) {
 			b[i] -= f.lVal[k] * x
 		}
 	}
-	// Row etas of the updates.
-	for e, p := range f.ePiv {
-		s := b[p]
-		for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
-			s += f.eVal[k] * b[f.eIdx[k]]
-		}
-		if s != b[p] {
-			in.add(p)
-			b[p] = s
-		}
-	}
+	f.ftranEtas(in)
 	if f.saveSpike {
 		sp := f.spike
 		sp.clear()
@@ -261,6 +262,7 @@ func (f *luFactor) ftran(v *svec) {
 			f.ftranStep(k, b, out)
 		}
 	} else {
+		f.etaWork += f.numSlots() - f.m
 		for k := f.numSlots() - 1; k >= 0; k-- {
 			if !f.dead[k] {
 				f.ftranStep(k, b, out)
@@ -269,6 +271,72 @@ func (f *luFactor) ftran(v *svec) {
 	}
 	f.ftranDensity = f.meanDensity(f.ftranDensity, out.n)
 	in.clear()
+}
+
+// ftranEtas applies the row etas of the updates to b (in, by row). When b
+// has few non-zeros against the etas' entries, only the etas that meet a
+// non-zero are applied: those with an entry in a row that is non-zero on
+// entry or becomes so at an earlier eta's pivot. The others would add
+// zeros, so the result is the same, bit for bit, as the pass over all etas.
+func (f *luFactor) ftranEtas(in *svec) {
+	b := in.val
+	if 2*in.n >= len(f.eIdx) {
+		f.etaWork += len(f.ePiv) + len(f.eIdx)
+		for e, p := range f.ePiv {
+			s := b[p]
+			for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
+				s += f.eVal[k] * b[f.eIdx[k]]
+			}
+			if s != b[p] {
+				in.add(p)
+				b[p] = s
+			}
+		}
+		return
+	}
+	words := (len(f.ePiv) + 63) / 64
+	if cap(f.etaMark) < words {
+		f.etaMark = make([]uint64, words, 2*words)
+	}
+	mark := f.etaMark[:words]
+	work := words
+	for _, i := range in.idx[:in.n] {
+		if b[i] == 0 {
+			continue
+		}
+		for k := f.eHead[i]; k >= 0; k = f.eNext[k] {
+			e := f.eOf[k]
+			mark[e>>6] |= 1 << (e & 63)
+			work++
+		}
+	}
+	for w := range mark {
+		for mark[w] != 0 {
+			bit := bits.TrailingZeros64(mark[w])
+			mark[w] &^= 1 << bit
+			e := w<<6 | bit
+			p := f.ePiv[e]
+			s := b[p]
+			for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
+				s += f.eVal[k] * b[f.eIdx[k]]
+			}
+			work += f.eStart[e+1] - f.eStart[e]
+			if s == b[p] {
+				continue
+			}
+			if b[p] == 0 {
+				// Row p becomes non-zero: the later etas it meets apply.
+				for k := f.eHead[p]; k >= 0 && f.eOf[k] > e; k = f.eNext[k] {
+					e2 := f.eOf[k]
+					mark[e2>>6] |= 1 << (e2 & 63)
+					work++
+				}
+			}
+			in.add(p)
+			b[p] = s
+		}
+	}
+	f.etaWork += work
 }
 
 func (f *luFactor) ftranStep(k int, b []float64, out *svec) {
@@ -282,6 +350,9 @@ func (f *luFactor) ftranStep(k int, b []float64, out *svec) {
 	q := f.pivPos[k]
 	out.add(q)
 	out.val[q] = x
+	if k >= f.m {
+		f.etaWork += f.uEnd[k] - f.uStart[k] // a column added by an update
+	}
 	for t := f.uStart[k]; t < f.uEnd[k]; t++ {
 		b[f.uIdx[t]] -= f.uVal[t] * x
 	}
@@ -306,11 +377,13 @@ func (f *luFactor) btran(v *svec) {
 		f.zSaved, f.zFor = f.zFor, -1
 	}
 	// Row etas, transposed, in reverse.
+	f.etaWork += len(f.ePiv)
 	for e := len(f.ePiv) - 1; e >= 0; e-- {
 		x := o[f.ePiv[e]]
 		if x == 0 {
 			continue
 		}
+		f.etaWork += f.eStart[e+1] - f.eStart[e]
 		for k := f.eStart[e]; k < f.eStart[e+1]; k++ {
 			i := f.eIdx[k]
 			out.add(i)
@@ -353,6 +426,7 @@ func (f *luFactor) btranU(in, out *svec) {
 			f.btranStep(k, c, out)
 		}
 	} else {
+		f.etaWork += f.numSlots() - f.m
 		for k := range f.numSlots() {
 			if !f.dead[k] {
 				f.btranStep(k, c, out)
@@ -418,6 +492,9 @@ func (f *luFactor) update(r int, alpha *svec) bool {
 	for _, i := range z.idx[:z.n] {
 		if i != p {
 			if v := dt * z.val[i]; math.Abs(v) > luDrop {
+				f.eNext = append(f.eNext, f.eHead[i])
+				f.eHead[i] = len(f.eIdx)
+				f.eOf = append(f.eOf, len(f.ePiv))
 				f.eIdx = append(f.eIdx, i)
 				f.eVal = append(f.eVal, v)
 			}

@@ -206,6 +206,7 @@ func (f *luFactor) markowitz(nucleus []int, col columnFunc) (singPos []int) {
 			uOfRow[c] = append(uOfRow[c], rows[pr])
 			uOfVal[c] = append(uOfVal[c], a)
 			// Eliminate: column c −= (a / pv)·(pivot column).
+			f.buildWork += 2*len(cr) + len(lr)
 			for t, r := range cr {
 				mark[r] = t + 1
 			}

@@ -10,7 +10,7 @@ import "math"
 func (s *simplex) primalPhase2() outcome {
 	confirmed := false
 	for {
-		if !s.factored || s.lu.needRefactor() {
+		if !s.factored || s.lu.needRefactor(s.rebuildWork()) {
 			s.rebuild()
 		}
 		if o, stop := s.limit(); stop {

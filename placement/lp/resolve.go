@@ -96,7 +96,7 @@ func (s *simplex) resolveWarm() (outcome, bool) {
 func (s *simplex) warmValues() {
 	keep := s.valid && s.factored
 	s.valid = false
-	if !s.factored || s.lu.needRefactor() {
+	if !s.factored || s.lu.needRefactor(s.rebuildWork()) {
 		rep := s.repairs
 		s.refactor()
 		keep = keep && s.repairs == rep

@@ -118,8 +118,14 @@ type simplex struct {
 	tolP, tolD float64 // current feasibility tolerances
 	infList    []int   // positions that may be primal infeasible (dual simplex)
 	infIn      []bool
-	nCheck     int
-	nRefresh   int // optimality confirmed on updated factors (residual.go)
+	// chuzr's scores of the listed positions, reused while the
+	// position's value and weight are unchanged (not stale) and nothing
+	// but a dual simplex iteration happened since the last chuzr (scoreOK).
+	infScore []float64
+	infStale []bool
+	scoreOK  bool
+	nCheck   int
+	nRefresh int // optimality confirmed on updated factors (residual.go)
 	// unchecked: x, y or d were changed by pivots or computed from updated
 	// factors since the last rebuild or successful refresh, so optimality
 	// must be confirmed (dualPhase2).
@@ -151,6 +157,7 @@ func newSimplex(m, n int) *simplex {
 		alpha: make([]float64, nt), alphaMark: make([]bool, nt),
 		unitIdx: make([]int, m), one: []float64{1},
 		rng: 0x9e3779b97f4a7c15, infIn: make([]bool, m), tolP: primalTol, tolD: dualTol,
+		infScore: make([]float64, m), infStale: make([]bool, m),
 	}
 	for i := range m {
 		s.unitIdx[i] = i
@@ -287,7 +294,7 @@ func (s *simplex) warmUpdate() bool {
 		}
 	}
 	s.warmLeave = leave
-	if len(leave) > s.warmChanges() || s.lu.numEtas()+len(leave) >= maxUpdates {
+	if len(leave) > s.warmChanges() || s.lu.numEtas()+len(leave) >= minUpdates {
 		return false
 	}
 	if len(s.luMark) != s.nt {
@@ -413,6 +420,13 @@ func (s *simplex) computeDual() {
 	s.unchecked = s.unchecked || s.lu.numEtas() > 0
 }
 
+// rebuildWork is the cost of rebuild besides the factorisation, in
+// entries touched (see luFactor.needRefactor): computePrimal and
+// computeDual pass over the matrix and all variables, and the passes after
+// a rebuild (syncNonbasic, flipToDualFeasible, the first chuzr) over the
+// variables again.
+func (s *simplex) rebuildWork() int { return 2*len(s.aIndex) + 5*s.nt }
+
 // rebuild refactorises and recomputes primal and dual values.
 func (s *simplex) rebuild() {
 	s.refactor()
@@ -527,20 +541,29 @@ func (s *simplex) workObjective() float64 {
 // chuzr chooses the leaving row of the dual simplex: the basic variable
 // with the largest squared infeasibility over its steepest-edge weight
 // (ties: the lowest position). It scans only the positions listed as
-// possibly infeasible and drops those found feasible.
+// possibly infeasible and drops those found feasible. Right after a dual
+// simplex iteration (scoreOK) the positions it did not touch keep their
+// last scores: their values, bounds and weights are the same.
 func (s *simplex) chuzr() int {
+	reuse := s.scoreOK
+	s.scoreOK = false
 	best, r := 0.0, -1
 	k := 0
 	for _, i := range s.infList {
-		v := s.head[i]
-		inf := s.violation(v)
-		if !(inf > s.tolP) {
-			s.infIn[i] = false
-			continue
+		score := s.infScore[i]
+		if !reuse || s.infStale[i] {
+			s.infStale[i] = false
+			inf := s.violation(s.head[i])
+			if !(inf > s.tolP) {
+				s.infIn[i] = false
+				continue
+			}
+			score = inf * inf / s.dse[i]
+			s.infScore[i] = score
 		}
 		s.infList[k] = i
 		k++
-		if score := inf * inf / s.dse[i]; score > best || (score == best && i < r) {
+		if score > best || (score == best && i < r) {
 			best, r = score, i
 		}
 	}
@@ -548,8 +571,10 @@ func (s *simplex) chuzr() int {
 	return r
 }
 
-// touch lists position i as possibly infeasible after its value changed.
+// touch lists position i as possibly infeasible after its value or weight
+// changed.
 func (s *simplex) touch(i int) {
+	s.infStale[i] = true
 	if !s.infIn[i] {
 		s.infIn[i] = true
 		s.infList = append(s.infList, i)
@@ -558,6 +583,7 @@ func (s *simplex) touch(i int) {
 
 // resetInfeasible lists every position, for chuzr to sift.
 func (s *simplex) resetInfeasible() {
+	s.scoreOK = false
 	s.infList = s.infList[:0]
 	for i := 0; i < s.m; i++ {
 		s.infIn[i] = true
@@ -700,8 +726,9 @@ func (s *simplex) dualRatio(toLower bool, delta float64) int {
 // stored), or a limit is reached.
 func (s *simplex) dualPhase2() outcome {
 	confirmed := false
+	s.scoreOK = false
 	for {
-		if !s.factored || s.lu.needRefactor() {
+		if !s.factored || s.lu.needRefactor(s.rebuildWork()) {
 			s.rebuild()
 			if _, fl := s.flipToDualFeasible(true); fl {
 				s.computePrimal()
@@ -712,7 +739,7 @@ func (s *simplex) dualPhase2() outcome {
 		}
 		r := s.chuzr()
 		if s.trace != nil && s.iters%500 == 0 {
-			s.tracef("  dual %d: objective %.10g, %d listed infeasible, updates %d, L %d U %d, %d factorisations, %d updates refused, %d pivot checks failed", s.iters, s.workObjective(), len(s.infList), s.lu.numEtas(), len(s.lu.lIdx), s.lu.uNZ, s.lu.nFactor, s.lu.nRefused, s.nCheck)
+			s.tracef("  dual %d: objective %.10g, %d listed infeasible, updates %d (eta nnz %d), L %d U %d, %d factorisations, %d updates refused, %d pivot checks failed", s.iters, s.workObjective(), len(s.infList), s.lu.numEtas(), len(s.lu.eIdx), len(s.lu.lIdx), s.lu.uNZ, s.lu.nFactor, s.lu.nRefused, s.nCheck)
 		}
 		if r < 0 {
 			if s.unchecked && !confirmed {
@@ -843,6 +870,7 @@ func (s *simplex) dualPhase2() outcome {
 		s.touch(r)
 		s.iters++
 		s.unchecked = true
+		s.scoreOK = true // every change of a basic value or weight was touched
 	}
 }
 
