@@ -17,15 +17,18 @@ import (
 // slice per class, its first, with its uses' costs, work and hours counted
 // mult times (the class's size): an exact reduction. rep[t] is the first
 // slice of t's class, mult[t] the class's size at its first slice (0
-// elsewhere). Only over time with the reductions on (in.reduce); otherwise
-// every slice is its own class.
+// elsewhere). Only with the reductions on (in.reduce); otherwise every
+// slice is its own class. Without planning over time there is one stretch:
+// diurnal services over a week of hourly slices repeat every day, so a
+// day's slices merge with those of every other day that no job's deadline
+// tells apart.
 func (in *instance) sliceClasses(pl pool) (rep []int, mult []float64) {
 	T := len(in.hours)
 	rep, mult = make([]int, T), make([]float64, T)
 	for t := range rep {
 		rep[t], mult[t] = t, 1
 	}
-	if !in.reduce || !in.s.overTime {
+	if !in.reduce {
 		return rep, mult
 	}
 	var ws []*wdata

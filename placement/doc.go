@@ -224,11 +224,24 @@
 // (the fractional integer nearest a whole value bounded in its rounding
 // direction, the relaxation re-solved warm, until it is integral; the
 // opposite bound where one is infeasible); the better is kept when it is
-// within Options.Gap; otherwise the MILP goes to lp.Solve's
-// branch-and-bound, warm-started at the relaxation's basis with the first
-// plan as its incumbent (lp.Options.Start), or with Options.Solver = CBC to
-// an external cbc on the exported model, and the better plan and the
-// better bound are kept. The first plan is
+// within Options.Gap. Otherwise the root is probed (with the built-in
+// solver): the fractional integer that costs most to round up is bounded
+// down and up in turn and the relaxation re-solved warm; the lesser of the
+// two is a proven bound, and a side that is infeasible or costs at least
+// the plan holds no better plan, so the search keeps to the other side (a
+// node count whose last partial node is worth keeping: leaving it out costs
+// more than the gap) and the next probe starts from its relaxation, until
+// a probe neither cuts a side off nor closes 5 % of the gap (at most 8, in
+// the relaxation's iterations). Then the plan descends: each integer it
+// holds above the relaxation (a placement the relaxation uses in part, a
+// partial node) is tried one lower with the others as they are, by the LP
+// with the integers fixed, the dearest first, keeping every change that
+// costs less (in four times the relaxation's iterations). If the gap is
+// still above Options.Gap, the MILP goes to lp.Solve's branch-and-bound
+// with the probe's column bounds, warm-started at the probed relaxation's
+// basis with the plan as its incumbent (lp.Options.Start), or with
+// Options.Solver = CBC to an external cbc on the exported model, and the
+// better plan and the better bound are kept. The first plan is
 // what a limit or a cancellation returns when the MILP solver found none.
 // Rounding up never breaks a constraint but a budget; of a gang's runs the
 // largest alone is chosen (with the capacity it needs, or by a dive when
@@ -256,9 +269,10 @@
 //	Σ_{k agg} h_wk + Σ_t Δ_t·r_wt·Σ_{k other} x_wkt ≤ GPUs_w·Σ_t Δ_t·r_wt;
 //
 // the plan spreads it back over the slices in proportion to that room.
-// Over time, the slices of a stretch that the model cannot tell apart —
-// the same length and, for every workload of the pool but its gangs, the
-// same repetitions r_wt and (a service) the same demand — form a class: the
+// The slices of a stretch (of the period, without planning over time)
+// that the model cannot tell apart — the same length and, for every
+// workload of the pool but its gangs, the same repetitions r_wt and (a
+// service) the same demand — form a class: the
 // model is symmetric under any permutation of a class (node counts and
 // gang holdings are the stretch's), so averaging an optimum over it keeps
 // every row and the cost, and the model keeps the class's first slice
@@ -266,7 +280,9 @@
 // slice of the class; the plan gives every slice of the class that
 // slice's uses. A pool of jobs and gangs has a few classes per stretch
 // (the repetitions change only where a deadline falls) where it had a
-// stretch's every slice.
+// stretch's every slice; diurnal services over a week of hourly slices
+// repeat every day, so a day's slices merge with those of every other day
+// that no job's deadline tells apart.
 //
 // Marginal values come from the relaxation's duals: the saving of one more
 // node of stock (minus the reduced cost of n_k at its bound; the stock rows'

@@ -1,6 +1,11 @@
 package placement
 
-import "github.com/gputco/gputco/placement/lp"
+import (
+	"context"
+	"fmt"
+
+	"github.com/gputco/gputco/placement/lp"
+)
 
 // ModelFull is Model without the exact reductions of reduce.go: every
 // compatible pair and offer, every use a column per slice — the model of
@@ -16,3 +21,43 @@ func ModelFull(p Problem) (*lp.Problem, error) {
 // SolveFixed is solveFixed: the LP p at bounds lo, up with the fixed
 // columns substituted out.
 var SolveFixed = solveFixed
+
+// RootProbe builds the model of p's first pool, solves its relaxation and
+// its first plan (rounded up, re-optimised), and probes the root from them
+// (probe): it returns the relaxation's optimum, the probe's bound, the
+// plan's cost, the MILP with the probe's column bounds and the number of
+// columns whose bounds the probe tightened.
+func RootProbe(p Problem) (relaxed, bound, inc float64, tight *lp.Problem, tightened int, err error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return 0, 0, 0, nil, 0, err
+	}
+	pm, err := in.model(in.pools()[0])
+	if err != nil {
+		return 0, 0, 0, nil, 0, err
+	}
+	st := &solveState{in: in, pm: pm}
+	relax := *pm.prob
+	relax.Integer = nil
+	ctx := context.Background()
+	r, err := lp.Solve(ctx, &relax, lp.Options{})
+	if err != nil || r.Status != lp.Optimal {
+		return 0, 0, 0, nil, 0, fmt.Errorf("relaxation %v: %v", r.Status, err)
+	}
+	x, inc, err := st.roundAndFix(ctx, &relax, pm.prob, r, pm.runGroups())
+	if err != nil || x == nil {
+		return 0, 0, 0, nil, 0, fmt.Errorf("no first plan: %v", err)
+	}
+	lo, up, _, bound, err := st.probe(ctx, &relax, r, inc)
+	if err != nil {
+		return 0, 0, 0, nil, 0, err
+	}
+	t := *pm.prob
+	t.ColLower, t.ColUpper = lo, up
+	for j := range lo {
+		if lo[j] != pm.prob.ColLower[j] || up[j] != pm.prob.ColUpper[j] {
+			tightened++
+		}
+	}
+	return r.Objective, bound, inc, &t, tightened, nil
+}

@@ -17,16 +17,41 @@ import (
 // relaxation's fractional placements out). It returns the point in p's
 // columns, its objective, the LP's status and its iterations.
 func solveFixed(ctx context.Context, p *lp.Problem, lo, up []float64) ([]float64, float64, lp.Status, int, error) {
+	q, keep, x, obj, ok := restrict(p, lo, up)
+	if !ok {
+		return nil, math.Inf(1), lp.Infeasible, 0, nil
+	}
+	if len(keep) == 0 {
+		return x, obj, lp.Optimal, 0, nil
+	}
+	q.Integer = nil
+	r, err := lp.Solve(ctx, q, lp.Options{})
+	if err != nil {
+		return nil, math.Inf(1), r.Status, r.Iterations, err
+	}
+	if r.Status != lp.Optimal {
+		return nil, math.Inf(1), r.Status, r.Iterations, nil
+	}
+	for c, j := range keep {
+		x[j] = r.X[c]
+	}
+	return x, obj + r.Objective, lp.Optimal, r.Iterations, nil
+}
+
+// restrict returns p at column bounds lo, up with every column lo = up
+// substituted out (its value in the row bounds; rows left without a free
+// column checked and dropped), the columns kept (q's column c is p's
+// keep[c], integer where p's is), the point in p's columns with the fixed
+// values set, and their objective with p's offset. ok is false when a
+// dropped row does not hold.
+func restrict(p *lp.Problem, lo, up []float64) (q *lp.Problem, keep []int, x []float64, obj float64, ok bool) {
 	n, m := p.NumCols(), p.NumRows()
-	keep := make([]int, 0, n)
-	at := make([]int, n)
+	keep = make([]int, 0, n)
 	shift := make([]float64, m)
-	x := make([]float64, n)
-	obj := p.Offset
+	x = make([]float64, n)
+	obj = p.Offset
 	for j := range n {
-		at[j] = -1
 		if lo[j] < up[j] {
-			at[j] = len(keep)
 			keep = append(keep, j)
 			continue
 		}
@@ -48,14 +73,13 @@ func solveFixed(ctx context.Context, p *lp.Problem, lo, up []float64) ([]float64
 		}
 	}
 	rowAt := make([]int, m)
-	var q lp.Problem
-	q.Name = p.Name
+	q = &lp.Problem{Name: p.Name, Maximize: p.Maximize}
 	for i := range m {
 		rowAt[i] = -1
 		if !live[i] {
 			tol := 1e-7 * max(1, math.Abs(shift[i]))
 			if shift[i] < p.RowLower[i]-tol || shift[i] > p.RowUpper[i]+tol {
-				return nil, math.Inf(1), lp.Infeasible, 0, nil
+				return nil, nil, nil, math.Inf(1), false
 			}
 			continue
 		}
@@ -63,32 +87,25 @@ func solveFixed(ctx context.Context, p *lp.Problem, lo, up []float64) ([]float64
 		q.RowLower = append(q.RowLower, p.RowLower[i]-shift[i])
 		q.RowUpper = append(q.RowUpper, p.RowUpper[i]-shift[i])
 	}
-	if len(keep) == 0 {
-		return x, obj, lp.Optimal, 0, nil
-	}
-	q.Maximize = p.Maximize
 	q.A = lp.Matrix{Rows: len(q.RowLower), Cols: len(keep), Start: make([]int, len(keep)+1)}
+	ints := false
 	for c, j := range keep {
 		q.Cost = append(q.Cost, p.Cost[j])
 		q.ColLower = append(q.ColLower, lo[j])
 		q.ColUpper = append(q.ColUpper, up[j])
+		isInt := p.Integer != nil && p.Integer[j]
+		q.Integer = append(q.Integer, isInt)
+		ints = ints || isInt
 		for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
 			q.A.Index = append(q.A.Index, rowAt[p.A.Index[e]])
 			q.A.Value = append(q.A.Value, p.A.Value[e])
 		}
 		q.A.Start[c+1] = len(q.A.Index)
 	}
-	r, err := lp.Solve(ctx, &q, lp.Options{})
-	if err != nil {
-		return nil, math.Inf(1), r.Status, r.Iterations, err
+	if !ints {
+		q.Integer = nil
 	}
-	if r.Status != lp.Optimal {
-		return nil, math.Inf(1), r.Status, r.Iterations, nil
-	}
-	for c, j := range keep {
-		x[j] = r.X[c]
-	}
-	return x, obj + r.Objective, lp.Optimal, r.Iterations, nil
+	return q, keep, x, obj, true
 }
 
 // fixUnused sets to zero the upper bounds of the uses the integer bounds

@@ -773,7 +773,10 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 	}
 	// A job does its work and no more: where free capacity let the solver
 	// do more (a degenerate optimum), its use is scaled down, which costs no
-	// more and keeps every constraint.
+	// more and keeps every constraint; where the solver's point falls short
+	// of the work within its feasibility tolerance (rows whose coefficients
+	// count a slice class's repetitions magnify a 1e-9 error in a use), it
+	// is scaled up to the work, moving no use by more than that tolerance.
 	for _, w := range pm.pl.ws {
 		wd := &in.ws[w]
 		if wd.service || wd.gang {
@@ -785,7 +788,7 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 				done += in.pairs[q].rate * in.hours[t] * wd.reps[t] * v
 			}
 		}
-		if done > wd.work*(1+1e-9) {
+		if done > wd.work*(1+1e-9) || (done < wd.work && done >= wd.work*(1-1e-7)) {
 			f := wd.work / done
 			for _, q := range wd.pairs {
 				for t := range sol.use[q] {

@@ -24,7 +24,7 @@ import (
 func TestReview3ModelMatchesPlan(t *testing.T) {
 	seeds := uint64(4)
 	if testing.Short() {
-		seeds = 2
+		seeds = 1
 	}
 	for seed := range seeds {
 		var p placement.Problem
@@ -82,7 +82,7 @@ func TestReview3ModelMatchesPlan(t *testing.T) {
 func TestReview3DeterministicAndOrderFree(t *testing.T) {
 	seeds := uint64(4)
 	if testing.Short() {
-		seeds = 2
+		seeds = 1
 	}
 	for seed := range seeds {
 		var p placement.Problem

@@ -290,6 +290,28 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 			x, inc = dx, dinc
 		}
 	}
+	// Root probing (tighter bounds and a better bound for the search, see
+	// probe) and a descent from the plan, one integer at a time.
+	mp, lo, relaxIters := p, p.ColLower, r.Iterations
+	if x != nil && relGap(inc, bound) > in.s.Gap && ctx.Err() == nil && in.s.Solver != CBC {
+		plo, pup, pr, pb, perr := st.probe(ctx, &relax, r, inc)
+		if perr != nil && ctx.Err() == nil {
+			return nil, perr
+		}
+		if plo != nil {
+			tight := *p
+			tight.ColLower, tight.ColUpper = plo, pup
+			mp, lo, r, bound = &tight, plo, pr, max(bound, min(pb, inc))
+		}
+		st.report(bound, inc)
+	}
+	if x != nil && relGap(inc, bound) > in.s.Gap && ctx.Err() == nil {
+		dx, dinc, derr := st.descend(ctx, p, r.X, lo, x, inc, 4*max(relaxIters, 1000))
+		if derr != nil && ctx.Err() == nil {
+			return nil, derr
+		}
+		x, inc = dx, dinc
+	}
 	st.report(bound, inc)
 	if x != nil && relGap(inc, bound) <= in.s.Gap || ctx.Err() != nil {
 		if x == nil {
@@ -303,12 +325,20 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	// The MILP, warm-started at the relaxation's basis with the first plan
 	// as its incumbent (the built-in branch-and-bound), or handed to cbc.
 	var solver lp.Solver = builtinMIP{}
+	// lp reports its incumbent as the bound before its root is solved: a
+	// bound is taken while the search runs only below its incumbent.
 	mopt := lp.Options{Gap: in.s.Gap, Basis: r.Basis, Start: x,
-		Progress: func(pr lp.Progress) { st.report(max(bound, pr.Bound), min(inc, pr.Incumbent)) }}
+		Progress: func(pr lp.Progress) {
+			b := bound
+			if pr.Bound < pr.Incumbent {
+				b = max(b, pr.Bound)
+			}
+			st.report(b, min(inc, pr.Incumbent))
+		}}
 	if in.s.Solver == CBC {
 		solver, mopt.Basis, mopt.Start = lp.CBC{Path: in.s.CBCPath}, nil, nil
 	}
-	mr, merr := solver.Solve(ctx, p, mopt)
+	mr, merr := solver.Solve(ctx, mp, mopt)
 	st.stats.Iterations += mr.Iterations
 	st.stats.Nodes += mr.Nodes
 	unsupported := errors.Is(merr, lp.ErrUnsupported)
