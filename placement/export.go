@@ -78,7 +78,7 @@ func (in *instance) wholeModel() (*lp.Problem, error) {
 			all.os = append(all.os, k)
 		}
 	}
-	pm, err := in.model(all)
+	pm, err := in.namedModel(all, true)
 	if err != nil {
 		return nil, err
 	}

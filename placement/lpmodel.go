@@ -49,13 +49,19 @@ type poolModel struct {
 	mult []float64
 }
 
-// model builds the MILP of pool pl.
-func (in *instance) model(pl pool) (*poolModel, error) {
+// model builds the MILP of pool pl, its columns and rows unnamed: the
+// model Solve optimises, which reads its solution by index.
+func (in *instance) model(pl pool) (*poolModel, error) { return in.namedModel(pl, false) }
+
+// namedModel builds the MILP of pool pl; with named, its columns and rows
+// carry the names Model documents (for export), otherwise none — the same
+// problem otherwise, bit for bit.
+func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 	T := len(in.hours)
 	pm := &poolModel{pl: pl, nCols: map[int][]int{}, holdRow: map[int][]int{}, gangCol: map[int][]int{}, gangRow: map[int]int{}, zCol: map[int]int{}, xCol: map[int][]int{}, yCol: map[int]int{}, hCol: map[int]int{},
 		demandRow: map[int][]int{}, workRow: map[int]int{}, stockRow: map[int][]int{}, budgetRow: -1}
 	pm.rep, pm.mult = in.sliceClasses(pl)
-	var b colBuilder
+	b := colBuilder{unnamed: !named}
 	b.SetName("gputco-placement")
 	budget := !in.s.Budget.IsZero()
 	var bCols []int
@@ -459,8 +465,11 @@ type colBuilder struct {
 	// ending at colEnd[j]; rowNames and rowEnd the rows'.
 	colNames, rowNames []byte
 	colEnd, rowEnd     []int
-	ints               bool
-	one                []float64 // ones, for rows of unit coefficients
+	// unnamed leaves the names out: the problem's ColNames and RowNames
+	// are nil.
+	unnamed bool
+	ints    bool
+	one     []float64 // ones, for rows of unit coefficients
 }
 
 // entry is a coefficient of the matrix: its column and value.
@@ -502,14 +511,18 @@ func (b *colBuilder) SetName(name string) { b.p.Name = name }
 
 // AddCol adds a continuous column and returns its index.
 func (b *colBuilder) AddCol(name string, cost, lower, upper float64) int {
-	b.colNames = append(b.colNames, name...)
+	if !b.unnamed {
+		b.colNames = append(b.colNames, name...)
+	}
 	return b.addCol(cost, lower, upper)
 }
 
 // AddColNamed is AddCol of the column named prefix_id₁_id₂… (the ids in
 // decimal), without making the name a string of its own.
 func (b *colBuilder) AddColNamed(prefix string, cost, lower, upper float64, ids ...int) int {
-	b.colNames = appendName(b.colNames, prefix, ids)
+	if !b.unnamed {
+		b.colNames = appendName(b.colNames, prefix, ids)
+	}
 	return b.addCol(cost, lower, upper)
 }
 
@@ -520,7 +533,9 @@ func (b *colBuilder) addCol(cost, lower, upper float64) int {
 	p.ColLower = append(grown(p.ColLower), lower)
 	p.ColUpper = append(grown(p.ColUpper), upper)
 	p.Integer = append(grown(p.Integer), false)
-	b.colEnd = append(grown(b.colEnd), len(b.colNames))
+	if !b.unnamed {
+		b.colEnd = append(grown(b.colEnd), len(b.colNames))
+	}
 	return len(p.Cost) - 1
 }
 
@@ -541,14 +556,18 @@ func (b *colBuilder) AddIntColNamed(prefix string, cost, lower, upper float64, i
 // AddRow adds the row lower ≤ Σ vals·x[cols] ≤ upper (each column at most
 // once) and returns its index. It keeps neither cols nor vals.
 func (b *colBuilder) AddRow(name string, lower, upper float64, cols []int, vals []float64) int {
-	b.rowNames = append(b.rowNames, name...)
+	if !b.unnamed {
+		b.rowNames = append(b.rowNames, name...)
+	}
 	return b.addRow(lower, upper, cols, vals)
 }
 
 // AddRowNamed is AddRow of the row named prefix_id₁_id₂… (the ids in
 // decimal).
 func (b *colBuilder) AddRowNamed(prefix string, lower, upper float64, cols []int, vals []float64, ids ...int) int {
-	b.rowNames = appendName(b.rowNames, prefix, ids)
+	if !b.unnamed {
+		b.rowNames = appendName(b.rowNames, prefix, ids)
+	}
 	return b.addRow(lower, upper, cols, vals)
 }
 
@@ -558,7 +577,9 @@ func (b *colBuilder) addRow(lower, upper float64, cols []int, vals []float64) in
 	i := len(p.RowLower)
 	p.RowLower = append(grown(p.RowLower), lower)
 	p.RowUpper = append(grown(p.RowUpper), upper)
-	b.rowEnd = append(grown(b.rowEnd), len(b.rowNames))
+	if !b.unnamed {
+		b.rowEnd = append(grown(b.rowEnd), len(b.rowNames))
+	}
 	if b.rowStart == nil {
 		b.rowStart = append(b.rowStart, 0)
 	}

@@ -2,6 +2,7 @@ package placement
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"testing"
@@ -92,8 +93,10 @@ func sameFloats(a, b []float64) bool {
 // with zeros, empty rows, many entries across chunks).
 func propColBuilder(t *rapid.T) {
 	var b colBuilder
+	ub := colBuilder{unnamed: true} // the same without names
 	var nb naiveBuilder
 	b.SetName("m")
+	ub.SetName("m")
 	nb.p.Name = "m"
 	val := rapid.SampledFrom([]float64{0, 1, -1, 0.5, 2.5e-7, 3e9, math.Copysign(0, -1)})
 	lower := rapid.SampledFrom([]float64{0, -2, math.Inf(-1)})
@@ -116,15 +119,17 @@ func propColBuilder(t *rapid.T) {
 			lo, up := bounds("col")
 			integer := rapid.Bool().Draw(t, "integer")
 			var j int
-			switch {
-			case named && integer:
-				j = b.AddIntColNamed(prefix, cost, lo, up, ids...)
-			case named:
-				j = b.AddColNamed(prefix, cost, lo, up, ids...)
-			case integer:
-				j = b.AddIntCol(nameOf(prefix, ids), cost, lo, up)
-			default:
-				j = b.AddCol(nameOf(prefix, ids), cost, lo, up)
+			for _, cb := range []*colBuilder{&b, &ub} {
+				switch {
+				case named && integer:
+					j = cb.AddIntColNamed(prefix, cost, lo, up, ids...)
+				case named:
+					j = cb.AddColNamed(prefix, cost, lo, up, ids...)
+				case integer:
+					j = cb.AddIntCol(nameOf(prefix, ids), cost, lo, up)
+				default:
+					j = cb.AddCol(nameOf(prefix, ids), cost, lo, up)
+				}
 			}
 			if want := nb.addCol(nameOf(prefix, ids), cost, lo, up, integer); j != want {
 				t.Fatalf("column %d, want %d", j, want)
@@ -146,10 +151,12 @@ func propColBuilder(t *rapid.T) {
 		lo, up := bounds("row")
 		for range reps {
 			var i int
-			if named {
-				i = b.AddRowNamed(prefix, lo, up, cols, vals, ids...)
-			} else {
-				i = b.AddRow(nameOf(prefix, ids), lo, up, cols, vals)
+			for _, cb := range []*colBuilder{&b, &ub} {
+				if named {
+					i = cb.AddRowNamed(prefix, lo, up, cols, vals, ids...)
+				} else {
+					i = cb.AddRow(nameOf(prefix, ids), lo, up, cols, vals)
+				}
 			}
 			if want := nb.addRow(nameOf(prefix, ids), lo, up, cols, vals); i != want {
 				t.Fatalf("row %d, want %d", i, want)
@@ -166,6 +173,18 @@ func propColBuilder(t *rapid.T) {
 	}
 	if gerr != nil {
 		return
+	}
+	// Unnamed, the same problem without names.
+	un, err := ub.Problem()
+	if err != nil {
+		t.Fatalf("unnamed: %v", err)
+	}
+	if un.ColNames != nil || un.RowNames != nil {
+		t.Fatalf("unnamed: %d column and %d row names", len(un.ColNames), len(un.RowNames))
+	}
+	un.ColNames, un.RowNames = got.ColNames, got.RowNames
+	if !reflect.DeepEqual(un, got) {
+		t.Fatalf("unnamed\n got %+v\nwant %+v", un, got)
 	}
 	if got.Name != want.Name || !sameFloats(got.Cost, want.Cost) || !sameFloats(got.ColLower, want.ColLower) ||
 		!sameFloats(got.ColUpper, want.ColUpper) || !slices.Equal(got.Integer, want.Integer) || (got.Integer == nil) != (want.Integer == nil) ||

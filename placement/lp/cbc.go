@@ -42,7 +42,16 @@ import (
 //     incumbent kept). CLP calls some unbounded problems infeasible (for
 //     example one with a cost on a column in no row): when CBC says
 //     Infeasible, Solve runs it again with a zero objective and reports
-//     Unbounded if that finds a feasible point.
+//     Unbounded if that finds a feasible point. CBC says Unbounded when a
+//     MILP's relaxation is unbounded, before any integer search: when CBC
+//     or CLP says Unbounded, Solve runs it again with a zero objective
+//     and reports Unbounded if that finds a feasible (integer) point —
+//     for rational data a MILP with an unbounded relaxation and an
+//     integer point is unbounded —, Infeasible if that is infeasible, and
+//     the limit that stopped it otherwise. On a problem whose matrix has
+//     no non-zero entry CBC and CLP stop "on difficulties" when it is
+//     infeasible; Solve reports Infeasible then when a row's range
+//     excludes 0 (every row's activity).
 //   - X: for Optimal; for a limit or cancellation when CBC has an integer
 //     solution (a MILP) or when CBC's point satisfies the constraints and
 //     bounds within 1e-6 (an LP). Integer columns are rounded to the
@@ -202,8 +211,50 @@ func solveCOIN(ctx context.Context, run coinRun, p *Problem, opt Options) (Resul
 			res.Status, res.Bound = Unbounded, trivialBound(p)
 		}
 		res.Elapsed = time.Since(start)
+	} else if res.Status == Unbounded {
+		// CBC says Unbounded when the LP relaxation is unbounded, before
+		// any integer search (and CLP may on a dual infeasible LP that is
+		// primal infeasible too). The problem is unbounded only when it
+		// has a feasible point (an integer one for a MILP, which for
+		// rational data suffices): the same problem with a zero objective
+		// decides it.
+		q := *p
+		q.Cost, q.Offset = make([]float64, p.NumCols()), 0
+		feas, err := solveCOIN(ctx, run, &q, opt)
+		if err != nil {
+			return res, err
+		}
+		res.Iterations += feas.Iterations
+		res.Nodes += feas.Nodes
+		switch feas.Status {
+		case Optimal:
+		case Infeasible:
+			res.Status, res.Bound = Infeasible, -trivialBound(p)
+		default: // a limit: unbounded is not proven
+			res.Status = feas.Status
+		}
+		res.Elapsed = time.Since(start)
 	}
 	return res, nil
+}
+
+// emptyInfeasible reports whether p has no non-zero matrix entry and a row
+// whose range excludes 0 (its only activity): CLP's "Empty problem" path
+// stops "on difficulties" on such a problem instead of calling it
+// infeasible.
+func emptyInfeasible(p *Problem) bool {
+	for _, a := range p.A.Value {
+		if a != 0 {
+			return false
+		}
+	}
+	for i := range p.RowLower {
+		l, u := p.RowLower[i], p.RowUpper[i]
+		if l > primalTol*(1+math.Abs(l)) || u < -primalTol*(1+math.Abs(u)) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasCost(p *Problem) bool {
@@ -357,6 +408,8 @@ func readCBCSolution(p *Problem, kept []int, opt Options, elapsed time.Duration,
 		res.Status = Infeasible
 	case strings.HasPrefix(first, "Unbounded"):
 		res.Status = Unbounded
+	case strings.HasPrefix(first, "Stopped on difficulties") && bytes.Contains(out, []byte("Empty problem")) && emptyInfeasible(p):
+		res.Status = Infeasible
 	case strings.HasPrefix(first, "Stopped"):
 		hasIncumbent = !strings.Contains(first, "no integer solution")
 		st, err := stoppedStatus(first, result, opt, isMIP, elapsed)

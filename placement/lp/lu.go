@@ -101,7 +101,7 @@ const (
 	luTiny      = 1e-11 // a pivot below this (absolute, scaled) is singular
 	luDrop      = 1e-14 // update entries below this are dropped
 	minUpdates  = 100   // the updates always allowed before a refactorisation
-	maxUpdates  = 1000  // refactorise after this many updates at the latest
+	maxUpdates  = 2000  // refactorise after this many updates at the latest
 	fillGrowth  = 2.0   // or when U and the row etas hold more than this × their size after the factorisation
 )
 

@@ -156,6 +156,9 @@ func solveMIP(ctx context.Context, p *Problem, opt Options, start time.Time) (Re
 	if err != nil {
 		return Result{}, err
 	}
+	if !sr.hasInc && latticeInfeasibleRow(p) >= 0 {
+		return sr.result(Infeasible, start), nil
+	}
 	st, serr := sr.search()
 	if st == Unbounded {
 		return unboundedOrInfeasible(ctx, p, opt, start)

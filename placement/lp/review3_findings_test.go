@@ -40,7 +40,6 @@ func TestReview3NoColumnsFeasible(t *testing.T) {
 // (*simplex).price); so does 'lpsolve' on such an MPS file, and the Solver
 // contract says no input panics.
 func TestReview3NoColumnsInfeasible(t *testing.T) {
-	t.Skip("finding: Solve panics (index out of range in simplex.price) on a problem with rows but no columns whose row bounds exclude 0")
 	for _, b := range [][2]float64{{1, math.Inf(1)}, {0.5, 0.5}, {math.Inf(-1), -2}} {
 		p := noColumns(b[0], b[1])
 		var r lp.Result
@@ -101,7 +100,6 @@ func TestReview3ParityBounded(t *testing.T) {
 // reasoning that settles the bounded case (the row's integer coefficients
 // cannot sum to 0.5) settles this one.
 func TestReview3ParityFree(t *testing.T) {
-	t.Skip("finding: a MILP with free integer columns and an all-integer equality row with a fractional rhs is never proved infeasible; B&B runs forever and memory grows ≈ 140 MB/s (OOM at 24 GB)")
 	for _, cost := range [][]float64{{0, -2, -1}, {0, 0, 0}} {
 		p := parityMILP(t, math.Inf(1), cost)
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -121,7 +119,6 @@ func TestReview3ParityFree(t *testing.T) {
 // set" — here empty. (The adapter already re-solves with a zero objective
 // when CBC says Infeasible; the mirror check is missing.)
 func TestReview3CBCIntegerInfeasibleUnbounded(t *testing.T) {
-	t.Skip("finding: the CBC adapter reports Unbounded for an integer-infeasible MILP whose relaxation is unbounded")
 	if _, err := exec.LookPath("cbc"); err != nil {
 		t.Skip("cbc not on PATH")
 	}
@@ -152,7 +149,6 @@ func TestReview3CBCIntegerInfeasibleUnbounded(t *testing.T) {
 // Infeasible a status, and an error only for invalid input, a solver that
 // cannot run, numerical failure or a cancelled context.
 func TestReview3CBCEmptyMatrix(t *testing.T) {
-	t.Skip("finding: CBC/CLP adapters return an error ('stopped for no limit that was set') instead of Infeasible on a model whose matrix has no entries")
 	var b lp.Builder
 	b.AddCol("x", 1, -1.5, math.Inf(1))
 	b.AddRow("empty", 2, 2.5, nil, nil)
@@ -189,7 +185,6 @@ func TestReview3CBCEmptyMatrix(t *testing.T) {
 // that any answer must pass should not accept a ray the problem does not
 // have.
 func TestReview3VerifyUnboundedRay(t *testing.T) {
-	t.Skip("finding: Result.Verify accepts an unbounded ray of a bounded problem when a huge component on an idle free column hides a bound violation")
 	var b lp.Builder
 	b.AddCol("free", 0, math.Inf(-1), math.Inf(1))
 	b.AddCol("neg", 0.5, math.Inf(-1), 0)
@@ -214,7 +209,6 @@ func TestReview3VerifyUnboundedRay(t *testing.T) {
 // y_i = −1 with an infinite bound") but lets it pass once the multiplier
 // of the empty row is large enough to make y0 look negligible.
 func TestReview3VerifyFarkasRay(t *testing.T) {
-	t.Skip("finding: Result.Verify accepts a Farkas ray of a feasible problem when a huge multiplier on an empty row makes a term with an infinite bound look negligible")
 	var b lp.Builder
 	b.AddCol("x", 0, 0.5, math.Inf(1))
 	b.AddRow("r0", 0, math.Inf(1), []int{0}, []float64{1})

@@ -47,7 +47,10 @@ import (
 // rows, backtrack, hand the rest to a sub-MIP) and RENS/RINS sub-MIPs. A
 // node LP that cannot be verified is retried from the slack basis and,
 // failing that, branched on with its bound kept, so the search never
-// prunes on an unverified bound. Its
+// prunes on an unverified bound. Before the search, a row whose columns
+// are all integer and whose (scaled) integer coefficients have a gcd with
+// no multiple in the row's range proves the MIP infeasible, whatever the
+// column bounds. Its
 // Result holds the incumbent (X, Objective, RowActivity: integer columns
 // exactly integral, every row and bound satisfied within 1e-7 relative),
 // Bound (the best bound of the open nodes, rounded up to the next
@@ -72,6 +75,15 @@ func Solve(ctx context.Context, p *Problem, opt Options) (Result, error) {
 	}
 	if p.IsMIP() {
 		return solveMIP(ctx, p, opt, start)
+	}
+	if p.NumCols() == 0 {
+		if b := opt.Basis; b != nil && (len(b.Cols) != 0 || len(b.Rows) != p.NumRows()) {
+			return Result{}, fmt.Errorf("%w: basis has %d column and %d row statuses, want 0 and %d", ErrInvalid, len(b.Cols), len(b.Rows), p.NumRows())
+		}
+		if err := ctx.Err(); err != nil {
+			return Result{Status: Cancelled, Bound: math.NaN(), Gap: math.Inf(1), Elapsed: time.Since(start)}, err
+		}
+		return solveNoColumns(p, start), nil
 	}
 	mdl, err := newLPModel(p)
 	if err != nil {

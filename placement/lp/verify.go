@@ -23,15 +23,19 @@ import (
 //     finite, bound), and equal primal and dual objectives, the dual one
 //     being Σ_i y_i·(active row bound) + Σ_j d_j·(active column bound) +
 //     Offset (with x_j or aᵢᵀx in place of the bound for negligible duals);
-//   - Infeasible LP: the Farkas ray y: with r = Aᵀy, max rᵀx over the
-//     column bounds is finite and below min yᵀa over the row bounds
-//     (terms whose r_j is negligible next to Σ_i|a_ij·y_i| are ignored
-//     where the bound is infinite);
-//   - Unbounded LP: the ray d is a recession direction (signs against the
-//     finite column and row bounds, within tol relative to the largest
-//     |d_j| and to Σ_j|a_ij·d_j|) along which the objective improves
-//     (cᵀd < 0 for a minimisation, > 0 for a maximisation, by more than
-//     tol·Σ|c_j·d_j|).
+//   - Infeasible LP: the Farkas ray y, normalised to a largest |y_i| of
+//     1: an entry whose row bound on its side is infinite fails unless it
+//     is within tol (then it is taken as 0); with r = Aᵀy of the ray so
+//     cleaned, max rᵀx over the column bounds is finite and below min yᵀa
+//     over the row bounds (terms whose r_j is negligible next to
+//     Σ_i|a_ij·y_i| are ignored where the bound is infinite);
+//   - Unbounded LP: the ray d, normalised to a largest |d_j| of 1, is a
+//     recession direction: an entry against a finite column bound fails
+//     unless it is within tol (then it is taken as 0), and on the ray so
+//     cleaned each row with a finite bound moves away from it by no more
+//     than tol·Σ_j|a_ij·d_j|, and the objective improves (cᵀd < 0 for a
+//     minimisation, > 0 for a maximisation, by more than tol·Σ|c_j·d_j|).
+//     A large entry thus cannot hide a violation or carry the improvement.
 //
 // Statuses other than these three are checked only for the feasibility of
 // X when present.
@@ -239,11 +243,32 @@ func (v *verifier) farkas(r *Result) {
 		v.fail("Farkas ray is zero")
 		return
 	}
+	// The ray is normalised to a largest entry of 1. An entry whose row
+	// bound on its side is infinite makes min yᵀa = −∞ unless it is
+	// negligible (within tol of the largest); a negligible one is set to 0
+	// and everything below is computed from the ray so cleaned, so that it
+	// cannot hide in the large entries' terms.
+	y := make([]float64, m)
+	for i, yi := range r.Ray {
+		yi /= ymax
+		b := p.RowLower[i]
+		if yi < 0 {
+			b = p.RowUpper[i]
+		}
+		if yi != 0 && math.IsInf(b, 0) {
+			if math.Abs(yi) > tol {
+				v.fail("Farkas ray: row %s has y_i = %v with an infinite bound", p.RowName(i), r.Ray[i])
+				return
+			}
+			yi = 0
+		}
+		y[i] = yi
+	}
 	colMax, terms := 0.0, 0.0
 	for j := 0; j < n; j++ {
 		rj, mag := 0.0, 0.0
 		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
-			t := p.A.Value[k] * r.Ray[p.A.Index[k]]
+			t := p.A.Value[k] * y[p.A.Index[k]]
 			rj += t
 			mag += math.Abs(t)
 		}
@@ -255,33 +280,26 @@ func (v *verifier) farkas(r *Result) {
 			if math.Abs(rj) <= tol*mag || rj == 0 {
 				continue
 			}
-			v.fail("Farkas ray: column %s has r_j = %v with an infinite bound", p.ColName(j), rj)
+			v.fail("Farkas ray: column %s has r_j = %v with an infinite bound", p.ColName(j), rj*ymax)
 			return
 		}
 		colMax += rj * b
 		terms += math.Abs(rj * b)
 	}
 	rowMin := 0.0
-	for i, y := range r.Ray {
-		if y == 0 {
+	for i, yi := range y {
+		if yi == 0 {
 			continue
 		}
 		b := p.RowLower[i]
-		if y < 0 {
+		if yi < 0 {
 			b = p.RowUpper[i]
 		}
-		if math.IsInf(b, 0) {
-			if math.Abs(y) <= tol*ymax {
-				continue
-			}
-			v.fail("Farkas ray: row %s has y_i = %v with an infinite bound", p.RowName(i), y)
-			return
-		}
-		rowMin += y * b
-		terms += math.Abs(y * b)
+		rowMin += yi * b
+		terms += math.Abs(yi * b)
 	}
 	if !(rowMin-colMax > 1e-9*(1+terms)) {
-		v.fail("Farkas ray: max rᵀx over the column bounds %v is not below min yᵀa over the row bounds %v", colMax, rowMin)
+		v.fail("Farkas ray: max rᵀx over the column bounds %v is not below min yᵀa over the row bounds %v", colMax*ymax, rowMin*ymax)
 	}
 }
 
@@ -304,36 +322,52 @@ func (v *verifier) ray(r *Result) {
 		v.fail("ray is zero")
 		return
 	}
+	// The ray is normalised to a largest entry of 1. An entry against a
+	// finite column bound is a failure unless it is negligible (within tol
+	// of the largest); a negligible one is set to 0 and the rows and the
+	// objective are checked on the ray so cleaned, each relative to its own
+	// terms, so that a large entry cannot hide a violation or carry an
+	// improvement that a violation makes.
+	d := make([]float64, n)
+	for j, dj := range r.Ray {
+		dj /= dmax
+		if dj < 0 && p.ColLower[j] > math.Inf(-1) || dj > 0 && p.ColUpper[j] < math.Inf(1) {
+			if math.Abs(dj) > tol {
+				b := p.ColLower[j]
+				verb := "decreases"
+				if dj > 0 {
+					b, verb = p.ColUpper[j], "increases"
+				}
+				v.fail("ray: column %s %s (%v) but has bound %v", p.ColName(j), verb, r.Ray[j], b)
+			}
+			dj = 0
+		}
+		d[j] = dj
+	}
 	cd, cmag := 0.0, 0.0
 	ad := make([]float64, m)
 	amag := make([]float64, m)
-	for j, d := range r.Ray {
-		cd += p.Cost[j] * d
-		cmag += math.Abs(p.Cost[j] * d)
-		if d < -tol*dmax && p.ColLower[j] > math.Inf(-1) {
-			v.fail("ray: column %s decreases (%v) but has lower bound %v", p.ColName(j), d, p.ColLower[j])
-		}
-		if d > tol*dmax && p.ColUpper[j] < math.Inf(1) {
-			v.fail("ray: column %s increases (%v) but has upper bound %v", p.ColName(j), d, p.ColUpper[j])
-		}
+	for j, dj := range d {
+		cd += p.Cost[j] * dj
+		cmag += math.Abs(p.Cost[j] * dj)
 		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
-			t := p.A.Value[k] * d
+			t := p.A.Value[k] * dj
 			ad[p.A.Index[k]] += t
 			amag[p.A.Index[k]] += math.Abs(t)
 		}
 	}
 	for i := 0; i < m; i++ {
-		if ad[i] < -tol*amag[i]-tol*dmax*1e-3 && p.RowLower[i] > math.Inf(-1) {
-			v.fail("ray: row %s decreases (%v) but has lower bound %v", p.RowName(i), ad[i], p.RowLower[i])
+		if ad[i] < -tol*amag[i] && p.RowLower[i] > math.Inf(-1) {
+			v.fail("ray: row %s decreases (%v) but has lower bound %v", p.RowName(i), ad[i]*dmax, p.RowLower[i])
 		}
-		if ad[i] > tol*amag[i]+tol*dmax*1e-3 && p.RowUpper[i] < math.Inf(1) {
-			v.fail("ray: row %s increases (%v) but has upper bound %v", p.RowName(i), ad[i], p.RowUpper[i])
+		if ad[i] > tol*amag[i] && p.RowUpper[i] < math.Inf(1) {
+			v.fail("ray: row %s increases (%v) but has upper bound %v", p.RowName(i), ad[i]*dmax, p.RowUpper[i])
 		}
 	}
 	if p.Maximize {
 		cd = -cd
 	}
 	if !(cd < -tol*cmag) || cd >= 0 {
-		v.fail("ray does not improve the objective: cᵀd = %v", cd)
+		v.fail("ray does not improve the objective: cᵀd = %v", cd*dmax)
 	}
 }
