@@ -17,7 +17,12 @@ const minPeriodSamples = 1 << 12
 // one-period integrals — geometric for compound growth, arithmetic for
 // linear growth — and the remainder is one more partial-period integral.
 // The one-period integrals use the trapezoidal rule of numericMean at a
-// step no coarser than its own (at least minPeriodSamples per period). ok is
+// step no coarser than its own (at least minPeriodSamples per period),
+// whose error nearly cancels over a whole period of a smooth periodic
+// integrand; the remainder's integral, over part of a period, does not
+// cancel (3e-8 of the mean over 30 hours of a diurnal curve), so it is the
+// rule at that step and at half of it combined by Richardson's rule
+// (extrapolated). ok is
 // false when no such decomposition applies or a sample is not a valid
 // demand (Mean then reports it).
 func (g Growth) periodicMean(horizon time.Duration) (float64, bool) {
@@ -50,7 +55,7 @@ func (g Growth) periodicMean(horizon time.Duration) (float64, bool) {
 		}
 		total = full * math.Expm1(l*nf*p) / math.Expm1(l*p)
 		if rem > 0 {
-			part, ok := weightedIntegral(g.Base, rem, remSamples(ns, rem, per), w)
+			part, ok := extrapolated(g.Base, rem, remSamples(ns, rem, per), w)
 			if !ok {
 				return 0, false
 			}
@@ -68,8 +73,8 @@ func (g Growth) periodicMean(horizon time.Duration) (float64, bool) {
 		total = nf*i0 + a*(p*i0*nf*(nf-1)/2+nf*i1)
 		if rem > 0 {
 			m := remSamples(ns, rem, per)
-			r0, ok0 := weightedIntegral(g.Base, rem, m, one)
-			r1, ok1 := weightedIntegral(g.Base, rem, m, lin)
+			r0, ok0 := extrapolated(g.Base, rem, m, one)
+			r1, ok1 := extrapolated(g.Base, rem, m, lin)
 			if !ok0 || !ok1 {
 				return 0, false
 			}
@@ -87,6 +92,23 @@ func (g Growth) periodicMean(horizon time.Duration) (float64, bool) {
 // sampled with ns samples: the same step, at least one sample.
 func remSamples(ns int, rem, per time.Duration) int {
 	return int(min(max(int64(math.Ceil(float64(ns)*float64(rem)/float64(per))), 1), int64(rem)))
+}
+
+// extrapolated is weightedIntegral with n and 2n slices combined by
+// Richardson's rule, (4·I₂ₙ − Iₙ)/3, which cancels the rule's h² error
+// term on a smooth integrand (on a step schedule its error stays within
+// 5/3 of the rule's). With fewer than 2n nanoseconds in l it is the rule
+// with n slices.
+func extrapolated(c Curve, l time.Duration, n int, w func(s float64) float64) (float64, bool) {
+	coarse, ok := weightedIntegral(c, l, n, w)
+	if !ok || int64(2*n) > int64(l) {
+		return coarse, ok
+	}
+	fine, ok := weightedIntegral(c, l, 2*n, w)
+	if !ok {
+		return 0, false
+	}
+	return (4*fine - coarse) / 3, true
 }
 
 // weightedIntegral returns ∫₀ˡ c(s)·w(s) ds (s in hours) by the trapezoidal
