@@ -377,8 +377,8 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	// The MILP, warm-started at the relaxation's basis with the first plan
 	// as its incumbent (the built-in branch-and-bound), or handed to cbc.
 	var solver lp.Solver = builtinMIP{}
-	// lp reports its incumbent as the bound before its root is solved: a
-	// bound is taken while the search runs only below its incumbent.
+	// A bound lp reports (-Inf until its root is solved) counts while the
+	// search runs only below its incumbent; the result gives the final one.
 	mopt := lp.Options{Gap: in.s.Gap, Basis: r.Basis, Start: x,
 		Progress: func(pr lp.Progress) {
 			b := bound

@@ -116,7 +116,7 @@ type mipSearch struct {
 
 	// Tree.
 	open     nodeQueue
-	curBound float64 // bound of the node being solved, +Inf between nodes
+	curBound float64 // bound of the node being solved, +Inf between nodes, -Inf before the search (nothing proven yet)
 	// dropped is the lowest bound of the nodes given up on (integral LP
 	// points that fail the feasibility check even after repair), +Inf with
 	// none: their region is not explored, so it stays in the bound.
@@ -213,7 +213,7 @@ func newMIPSearch(ctx context.Context, p *Problem, opt Options, start time.Time)
 	n := p.NumCols()
 	w.ColLower = append([]float64(nil), p.ColLower...)
 	w.ColUpper = append([]float64(nil), p.ColUpper...)
-	sr := &mipSearch{p: p, w: &w, ctx: ctx, opt: opt, sense: 1, isInt: make([]bool, n), curBound: math.Inf(1), dropped: math.Inf(1)}
+	sr := &mipSearch{p: p, w: &w, ctx: ctx, opt: opt, sense: 1, isInt: make([]bool, n), curBound: math.Inf(-1), dropped: math.Inf(1)}
 	if p.Maximize {
 		sr.sense = -1
 	}

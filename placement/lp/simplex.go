@@ -522,7 +522,10 @@ func (s *simplex) limit() (outcome, bool) {
 		}
 		if s.progress != nil && now.Sub(s.lastProg) >= 5*time.Millisecond {
 			s.lastProg = now
-			s.progress(Progress{Iterations: s.iters, Bound: s.sense*s.workObjective() + s.offset,
+			// No bound is proven before the LP's end: the working
+			// objective is the primal phases' (above the optimum) or the
+			// perturbed costs' dual one.
+			s.progress(Progress{Iterations: s.iters, Bound: s.sense * math.Inf(-1),
 				Incumbent: s.sense * math.Inf(1), Gap: math.Inf(1), Elapsed: now.Sub(s.start)})
 		}
 	}

@@ -78,7 +78,9 @@ type Progress struct {
 	// Nodes is the number of branch-and-bound nodes explored (0 for an LP).
 	Nodes int
 	// Bound is the best proven bound on the objective (in the problem's
-	// sense); Incumbent is the objective of the best feasible solution,
+	// sense: -Inf when minimising, +Inf when maximising, while none is
+	// proven — throughout an LP's solve, and in a MILP's until its root is
+	// solved); Incumbent is the objective of the best feasible solution,
 	// or ±Inf when none is known yet. Gap is their relative gap
 	// |Incumbent − Bound| / max(1, |Incumbent|), +Inf without an incumbent.
 	Bound, Incumbent, Gap float64
