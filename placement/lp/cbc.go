@@ -199,15 +199,11 @@ func solveCOIN(ctx context.Context, run coinRun, p *Problem, opt Options) (Resul
 		// CLP reports some unbounded problems as infeasible (a column
 		// with a cost in no row is enough). A feasible point settles it:
 		// feasible and not solved to optimality means unbounded.
-		q := *p
-		q.Cost, q.Offset = make([]float64, p.NumCols()), 0
-		feas, err := solveCOIN(ctx, run, &q, opt)
+		feas, err := feasibility(ctx, run, p, opt, &res)
 		if err != nil {
 			return res, err
 		}
-		res.Iterations += feas.Iterations
-		res.Nodes += feas.Nodes
-		if feas.Status == Optimal {
+		if feas == Optimal {
 			res.Status, res.Bound = Unbounded, trivialBound(p)
 		}
 		res.Elapsed = time.Since(start)
@@ -218,24 +214,34 @@ func solveCOIN(ctx context.Context, run coinRun, p *Problem, opt Options) (Resul
 		// has a feasible point (an integer one for a MILP, which for
 		// rational data suffices): the same problem with a zero objective
 		// decides it.
-		q := *p
-		q.Cost, q.Offset = make([]float64, p.NumCols()), 0
-		feas, err := solveCOIN(ctx, run, &q, opt)
+		feas, err := feasibility(ctx, run, p, opt, &res)
 		if err != nil {
 			return res, err
 		}
-		res.Iterations += feas.Iterations
-		res.Nodes += feas.Nodes
-		switch feas.Status {
+		switch feas {
 		case Optimal:
 		case Infeasible:
 			res.Status, res.Bound = Infeasible, -trivialBound(p)
 		default: // a limit: unbounded is not proven
-			res.Status = feas.Status
+			res.Status = feas
 		}
 		res.Elapsed = time.Since(start)
 	}
 	return res, nil
+}
+
+// feasibility solves p with a zero objective — Optimal when p has a
+// feasible point — adding its iterations and nodes to res.
+func feasibility(ctx context.Context, run coinRun, p *Problem, opt Options, res *Result) (Status, error) {
+	q := *p
+	q.Cost, q.Offset = make([]float64, p.NumCols()), 0
+	feas, err := solveCOIN(ctx, run, &q, opt)
+	if err != nil {
+		return 0, err
+	}
+	res.Iterations += feas.Iterations
+	res.Nodes += feas.Nodes
+	return feas.Status, nil
 }
 
 // emptyInfeasible reports whether p has no non-zero matrix entry and a row
