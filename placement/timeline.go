@@ -388,73 +388,104 @@ const maxSampledPeriods = 400
 
 // stretchPeaks returns, for each of the n slices of period in the stretch
 // [start, end), the peak demand the stretch's capacity must meet and the
-// mean peak its use is priced at. For a curve that repeats with the period
-// (or is constant), or a stretch no longer than the period, both are its
-// slices' peaks at start. Otherwise mean is the mean, over the repetitions
-// of the period within the stretch, of each slice's peak in that
-// repetition, the last (partial) repetition weighing its fraction of a
-// period, as the stretch's slices weigh (end − start)/period: the
-// stretch's volume of demand is then the curve's (to the slices'
-// resolution), so a launch, a step or growth within a stretch is priced at
-// what it asks. peak is the largest of each slice's peaks over the same
-// repetitions and the last one (slices of the partial repetition that
-// start before end), so that the capacity the plan holds meets the demand
-// in every slice of every repetition — growth late in a long stretch
-// included. Beyond maxSampledPeriods repetitions, evenly spaced ones stand
-// for the rest (the last always among those the peak looks at). A
-// repetition within the span prep sampled is read off its slices
-// (tco.Prepared.Resliced: the same samples); prep may be nil.
+// mean peak its use is priced at, per repetition of the period as the
+// stretch's slices weigh (end − start)/period. For a curve that repeats
+// with the period (or is constant) in a stretch at least a period long,
+// both are its slices' peaks at start. Otherwise the stretch's repetitions
+// of the period are sampled from start, the last one partial where the
+// stretch is not a whole number of periods (a stretch shorter than the
+// period, as the bridge before an arrival can be, is one partial
+// repetition): in it a slice counts only its part before end — none for a
+// slice that starts at or after end, whose demand belongs to the next
+// stretch, where other offers may exist; a slice that reaches past end has
+// its peak read over that part alone. mean is the sum, over the
+// repetitions, of each slice's peak in that repetition times the part of
+// the slice the repetition holds, over (end − start)/period: the stretch's
+// volume of demand is then the curve's (to the slices' resolution), so a
+// launch, a step or growth within a stretch is priced at what it asks — a
+// slice that an early part of a partial repetition holds once more than a
+// later one has a mean above its peak, and weighs that many repetitions.
+// peak is the largest of each slice's peaks over the repetitions (in the
+// partial one, over its part before end), so that the capacity the plan
+// holds meets the demand in every slice of every repetition — growth late
+// in a long stretch included — and none after it. Beyond maxSampledPeriods
+// repetitions, evenly spaced ones stand for the rest (the last always
+// among those the peak looks at). A repetition within the span prep
+// sampled is read off its slices (tco.Prepared.Resliced: the same
+// samples); prep may be nil.
 func stretchPeaks(prep *tco.Prepared, c workload.Curve, start, end, period time.Duration, n int) (peak, mean []float64, err error) {
 	_, constant := c.(workload.Constant)
 	p := c.Period()
+	span := end - start
 	reps := int64(1)
-	if !constant && (p <= 0 || period%p != 0) && end-start > period {
-		reps = int64((end - start + period - 1) / period)
+	repeats := constant || p > 0 && period%p == 0
+	if !repeats || span < period {
+		reps = int64((span + period - 1) / period)
 	}
 	k := min(reps, maxSampledPeriods)
 	mean, peak = make([]float64, n), make([]float64, n)
 	total := 0.0
-	sample := func(r int64) ([]workload.Slice, time.Duration, error) {
+	// sample returns repetition r's slices, each with the part of it
+	// before end (1 for whole), a slice reaching past end with its peak
+	// over that part.
+	sample := func(r int64) ([]workload.Slice, []float64, error) {
 		off := start + time.Duration(r)*period
-		if sl, ok := prep.Resliced(off, period, n); ok {
-			return sl, off, nil
+		sl, ok := prep.Resliced(off, period, n)
+		if !ok {
+			var err error
+			if sl, err = workload.DiscretizeFrom(c, off, period, n); err != nil {
+				return nil, nil, err
+			}
 		}
-		sl, err := workload.DiscretizeFrom(c, off, period, n)
-		return sl, off, err
-	}
-	top := func(sl []workload.Slice, off time.Duration) {
+		part := make([]float64, n)
 		for i, x := range sl {
-			if off+x.Start < end {
+			from, to := off+x.Start, off+x.Start+x.Length
+			switch {
+			case to <= end || repeats && span >= period:
+				part[i] = 1
+			case from < end:
+				head, err := workload.DiscretizeFrom(c, from, end-from, 1)
+				if err != nil {
+					return nil, nil, err
+				}
+				sl[i].Peak = head[0].Peak
+				part[i] = float64(end-from) / float64(x.Length)
+			}
+		}
+		return sl, part, nil
+	}
+	top := func(sl []workload.Slice, part []float64) {
+		for i, x := range sl {
+			if part[i] > 0 {
 				peak[i] = max(peak[i], x.Peak)
 			}
 		}
 	}
 	for j := range k {
 		r := j * reps / k
-		sl, off, err := sample(r)
+		sl, part, err := sample(r)
 		if err != nil {
 			return nil, nil, err
 		}
 		wt := 1.0
-		if reps > 1 && r == reps-1 {
-			wt = float64(end-off) / float64(period)
+		if r == reps-1 && !(repeats && span >= period) {
+			wt = float64(end-start-time.Duration(r)*period) / float64(period)
 		}
 		for i, x := range sl {
-			mean[i] += wt * x.Peak
+			mean[i] += part[i] * x.Peak
 		}
 		total += wt
-		top(sl, off)
+		top(sl, part)
 	}
 	if last := reps - 1; (k-1)*reps/k != last {
-		sl, off, err := sample(last)
+		sl, part, err := sample(last)
 		if err != nil {
 			return nil, nil, err
 		}
-		top(sl, off)
+		top(sl, part)
 	}
 	for i := range mean {
 		mean[i] /= total
-		peak[i] = max(peak[i], mean[i])
 	}
 	return peak, mean, nil
 }
