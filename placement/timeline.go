@@ -391,98 +391,125 @@ const maxSampledPeriods = 400
 // mean peak its use is priced at, per repetition of the period as the
 // stretch's slices weigh (end − start)/period. For a curve that repeats
 // with the period (or is constant) in a stretch at least a period long,
-// both are its slices' peaks at start. Otherwise the stretch's repetitions
-// of the period are sampled from start, the last one partial where the
-// stretch is not a whole number of periods (a stretch shorter than the
-// period, as the bridge before an arrival can be, is one partial
-// repetition): in it a slice counts only its part before end — none for a
-// slice that starts at or after end, whose demand belongs to the next
-// stretch, where other offers may exist; a slice that reaches past end has
-// its peak read over that part alone. mean is the sum, over the
-// repetitions, of each slice's peak in that repetition times the part of
-// the slice the repetition holds, over (end − start)/period: the stretch's
-// volume of demand is then the curve's (to the slices' resolution), so a
-// launch, a step or growth within a stretch is priced at what it asks — a
-// slice that an early part of a partial repetition holds once more than a
-// later one has a mean above its peak, and weighs that many repetitions.
-// peak is the largest of each slice's peaks over the repetitions (in the
-// partial one, over its part before end), so that the capacity the plan
-// holds meets the demand in every slice of every repetition — growth late
-// in a long stretch included — and none after it. Beyond maxSampledPeriods
-// repetitions, evenly spaced ones stand for the rest (the last always
-// among those the peak looks at). A repetition within the span prep
-// sampled is read off its slices (tco.Prepared.Resliced: the same
-// samples); prep may be nil.
+// both are its slices' peaks at start. Otherwise mean is the mean, over
+// the repetitions of the period within the stretch, of each slice's peak
+// in that repetition, the last (partial) repetition weighing its fraction
+// of a period, as the stretch's slices weigh (end − start)/period: the
+// stretch's volume of demand is then the curve's (to the slices'
+// resolution), so a launch, a step or growth within a stretch is priced at
+// what it asks. In that partial repetition a slice that starts at or after
+// end — whose demand belongs to the next stretch, where other offers may
+// exist — counts its peak in the repetition before, as a repeating curve
+// would. peak is the largest of each slice's peaks over the same
+// repetitions, in the partial one over the part of each slice before end
+// (none past it), so that the capacity the plan holds meets the demand in
+// every slice of every repetition — growth late in a long stretch included
+// — and none after the stretch. A stretch shorter than the period (the
+// bridge before an arrival can be days) is one partial repetition with
+// none before it: a slice counts only its part before end, its mean its
+// peak over that part times the part's share of the slice over (end −
+// start)/period, so that the stretch's weight counts each slice for its
+// own time in the stretch; a slice past end needs nothing. Beyond
+// maxSampledPeriods repetitions, evenly spaced ones stand for the rest
+// (the last always among those the peak looks at). A repetition within the
+// span prep sampled is read off its slices (tco.Prepared.Resliced: the
+// same samples); prep may be nil.
 func stretchPeaks(prep *tco.Prepared, c workload.Curve, start, end, period time.Duration, n int) (peak, mean []float64, err error) {
 	_, constant := c.(workload.Constant)
 	p := c.Period()
 	span := end - start
-	reps := int64(1)
 	repeats := constant || p > 0 && period%p == 0
-	if !repeats || span < period {
+	short := span < period
+	reps := int64(1)
+	if !repeats && span > period {
 		reps = int64((span + period - 1) / period)
 	}
+	// partial says the last repetition reaches past end.
+	partial := short || !repeats && span%period != 0
 	k := min(reps, maxSampledPeriods)
 	mean, peak = make([]float64, n), make([]float64, n)
 	total := 0.0
-	// sample returns repetition r's slices, each with the part of it
-	// before end (1 for whole), a slice reaching past end with its peak
-	// over that part.
-	sample := func(r int64) ([]workload.Slice, []float64, error) {
+	sample := func(r int64) ([]workload.Slice, time.Duration, error) {
 		off := start + time.Duration(r)*period
-		sl, ok := prep.Resliced(off, period, n)
-		if !ok {
-			var err error
-			if sl, err = workload.DiscretizeFrom(c, off, period, n); err != nil {
-				return nil, nil, err
-			}
+		if sl, ok := prep.Resliced(off, period, n); ok {
+			return sl, off, nil
 		}
-		part := make([]float64, n)
-		for i, x := range sl {
-			from, to := off+x.Start, off+x.Start+x.Length
-			switch {
-			case to <= end || repeats && span >= period:
-				part[i] = 1
-			case from < end:
-				head, err := workload.DiscretizeFrom(c, from, end-from, 1)
-				if err != nil {
-					return nil, nil, err
-				}
-				sl[i].Peak = head[0].Peak
-				part[i] = float64(end-from) / float64(x.Length)
-			}
-		}
-		return sl, part, nil
+		sl, err := workload.DiscretizeFrom(c, off, period, n)
+		return sl, off, err
 	}
-	top := func(sl []workload.Slice, part []float64) {
+	// within returns the part of slice x of the repetition at off before
+	// end (0 to 1) and its peak over that part.
+	within := func(x workload.Slice, off time.Duration) (float64, float64, error) {
+		from := off + x.Start
+		switch {
+		case from >= end:
+			return 0, 0, nil
+		case from+x.Length <= end:
+			return 1, x.Peak, nil
+		}
+		head, err := workload.DiscretizeFrom(c, from, end-from, 1)
+		if err != nil {
+			return 0, 0, err
+		}
+		return float64(end-from) / float64(x.Length), head[0].Peak, nil
+	}
+	// top raises peak to the partial repetition's peaks before end.
+	top := func(sl []workload.Slice, off time.Duration) error {
 		for i, x := range sl {
-			if part[i] > 0 {
-				peak[i] = max(peak[i], x.Peak)
+			part, pk, err := within(x, off)
+			if err != nil {
+				return err
+			}
+			if part > 0 {
+				peak[i] = max(peak[i], pk)
 			}
 		}
+		return nil
 	}
+	var prev []workload.Slice
 	for j := range k {
 		r := j * reps / k
-		sl, part, err := sample(r)
+		sl, off, err := sample(r)
 		if err != nil {
 			return nil, nil, err
 		}
-		wt := 1.0
-		if r == reps-1 && !(repeats && span >= period) {
-			wt = float64(end-start-time.Duration(r)*period) / float64(period)
+		if !partial || r < reps-1 {
+			for i, x := range sl {
+				mean[i] += x.Peak
+				peak[i] = max(peak[i], x.Peak)
+			}
+			total++
+			prev = sl
+			continue
 		}
+		wt := float64(end-off) / float64(period)
 		for i, x := range sl {
-			mean[i] += part[i] * x.Peak
+			part, pk, err := within(x, off)
+			if err != nil {
+				return nil, nil, err
+			}
+			switch {
+			case short:
+				mean[i] += part * pk
+			case part == 0:
+				mean[i] += wt * prev[i].Peak
+			default:
+				mean[i] += wt * x.Peak
+			}
+			if part > 0 {
+				peak[i] = max(peak[i], pk)
+			}
 		}
 		total += wt
-		top(sl, part)
 	}
 	if last := reps - 1; (k-1)*reps/k != last {
-		sl, part, err := sample(last)
+		sl, off, err := sample(last)
 		if err != nil {
 			return nil, nil, err
 		}
-		top(sl, part)
+		if err := top(sl, off); err != nil {
+			return nil, nil, err
+		}
 	}
 	for i := range mean {
 		mean[i] /= total
