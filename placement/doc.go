@@ -79,9 +79,13 @@
 // R_σ = (b_σ − a_σ)/P, and a job's slice the repetitions within σ that end
 // before its deadline, as above with D_j − a_σ for D_j (a stretch shorter
 // than the period, as a bridge of days can be, weighs its fraction of one
-// period). The slices t of the
-// model are the period's slices in every stretch (T·|σ| of them), and the
-// equations above hold over them, with these changes:
+// period; in it, and in the partial last repetition of P in a longer
+// stretch, a service's slice counts only its part before b_σ — nothing
+// for a slice that starts at or after b_σ, whose demand belongs to the
+// next stretch, and the peak over that part for one that reaches past
+// it). The slices t of the model are the period's slices in every stretch
+// (T·|σ| of them), and the equations above hold over them, with these
+// changes:
 //
 //	x_wkt = 0 when a_σ(t) < L_k           no capacity before it exists
 //	n_kc ∈ ℤ, 0 ≤ n_kc ≤ S_k              nodes of commitment c of committed k

@@ -388,29 +388,44 @@ const maxSampledPeriods = 400
 
 // stretchPeaks returns, for each of the n slices of period in the stretch
 // [start, end), the peak demand the stretch's capacity must meet and the
-// mean peak its use is priced at. For a curve that repeats with the period
-// (or is constant), or a stretch no longer than the period, both are its
-// slices' peaks at start. Otherwise mean is the mean, over the repetitions
-// of the period within the stretch, of each slice's peak in that
-// repetition, the last (partial) repetition weighing its fraction of a
-// period, as the stretch's slices weigh (end − start)/period: the
+// mean peak its use is priced at, per repetition of the period as the
+// stretch's slices weigh (end − start)/period. For a curve that repeats
+// with the period (or is constant) in a stretch at least a period long,
+// both are its slices' peaks at start. Otherwise mean is the mean, over
+// the repetitions of the period within the stretch, of each slice's peak
+// in that repetition, the last (partial) repetition weighing its fraction
+// of a period, as the stretch's slices weigh (end − start)/period: the
 // stretch's volume of demand is then the curve's (to the slices'
 // resolution), so a launch, a step or growth within a stretch is priced at
-// what it asks. peak is the largest of each slice's peaks over the same
-// repetitions and the last one (slices of the partial repetition that
-// start before end), so that the capacity the plan holds meets the demand
-// in every slice of every repetition — growth late in a long stretch
-// included. Beyond maxSampledPeriods repetitions, evenly spaced ones stand
-// for the rest (the last always among those the peak looks at). A
-// repetition within the span prep sampled is read off its slices
-// (tco.Prepared.Resliced: the same samples); prep may be nil.
+// what it asks. In that partial repetition a slice that starts at or after
+// end — whose demand belongs to the next stretch, where other offers may
+// exist — counts its peak in the repetition before, as a repeating curve
+// would. peak is the largest of each slice's peaks over the same
+// repetitions, in the partial one over the part of each slice before end
+// (none past it), so that the capacity the plan holds meets the demand in
+// every slice of every repetition — growth late in a long stretch included
+// — and none after the stretch. A stretch shorter than the period (the
+// bridge before an arrival can be days) is one partial repetition with
+// none before it: a slice counts only its part before end, its mean its
+// peak over that part times the part's share of the slice over (end −
+// start)/period, so that the stretch's weight counts each slice for its
+// own time in the stretch; a slice past end needs nothing. Beyond
+// maxSampledPeriods repetitions, evenly spaced ones stand for the rest
+// (the last always among those the peak looks at). A repetition within the
+// span prep sampled is read off its slices (tco.Prepared.Resliced: the
+// same samples); prep may be nil.
 func stretchPeaks(prep *tco.Prepared, c workload.Curve, start, end, period time.Duration, n int) (peak, mean []float64, err error) {
 	_, constant := c.(workload.Constant)
 	p := c.Period()
+	span := end - start
+	repeats := constant || p > 0 && period%p == 0
+	short := span < period
 	reps := int64(1)
-	if !constant && (p <= 0 || period%p != 0) && end-start > period {
-		reps = int64((end - start + period - 1) / period)
+	if !repeats && span > period {
+		reps = int64((span + period - 1) / period)
 	}
+	// partial says the last repetition reaches past end.
+	partial := short || !repeats && span%period != 0
 	k := min(reps, maxSampledPeriods)
 	mean, peak = make([]float64, n), make([]float64, n)
 	total := 0.0
@@ -422,39 +437,82 @@ func stretchPeaks(prep *tco.Prepared, c workload.Curve, start, end, period time.
 		sl, err := workload.DiscretizeFrom(c, off, period, n)
 		return sl, off, err
 	}
-	top := func(sl []workload.Slice, off time.Duration) {
+	// within returns the part of slice x of the repetition at off before
+	// end (0 to 1) and its peak over that part.
+	within := func(x workload.Slice, off time.Duration) (float64, float64, error) {
+		from := off + x.Start
+		switch {
+		case from >= end:
+			return 0, 0, nil
+		case from+x.Length <= end:
+			return 1, x.Peak, nil
+		}
+		head, err := workload.DiscretizeFrom(c, from, end-from, 1)
+		if err != nil {
+			return 0, 0, err
+		}
+		return float64(end-from) / float64(x.Length), head[0].Peak, nil
+	}
+	// top raises peak to the partial repetition's peaks before end.
+	top := func(sl []workload.Slice, off time.Duration) error {
 		for i, x := range sl {
-			if off+x.Start < end {
-				peak[i] = max(peak[i], x.Peak)
+			part, pk, err := within(x, off)
+			if err != nil {
+				return err
+			}
+			if part > 0 {
+				peak[i] = max(peak[i], pk)
 			}
 		}
+		return nil
 	}
+	var prev []workload.Slice
 	for j := range k {
 		r := j * reps / k
 		sl, off, err := sample(r)
 		if err != nil {
 			return nil, nil, err
 		}
-		wt := 1.0
-		if reps > 1 && r == reps-1 {
-			wt = float64(end-off) / float64(period)
+		if !partial || r < reps-1 {
+			for i, x := range sl {
+				mean[i] += x.Peak
+				peak[i] = max(peak[i], x.Peak)
+			}
+			total++
+			prev = sl
+			continue
 		}
+		wt := float64(end-off) / float64(period)
 		for i, x := range sl {
-			mean[i] += wt * x.Peak
+			part, pk, err := within(x, off)
+			if err != nil {
+				return nil, nil, err
+			}
+			switch {
+			case short:
+				mean[i] += part * pk
+			case part == 0:
+				mean[i] += wt * prev[i].Peak
+			default:
+				mean[i] += wt * x.Peak
+			}
+			if part > 0 {
+				peak[i] = max(peak[i], pk)
+			}
 		}
 		total += wt
-		top(sl, off)
 	}
 	if last := reps - 1; (k-1)*reps/k != last {
 		sl, off, err := sample(last)
 		if err != nil {
 			return nil, nil, err
 		}
-		top(sl, off)
+		if err := top(sl, off); err != nil {
+			return nil, nil, err
+		}
 	}
 	for i := range mean {
 		mean[i] /= total
-		peak[i] = max(peak[i], mean[i])
 	}
 	return peak, mean, nil
 }
