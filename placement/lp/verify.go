@@ -224,6 +224,12 @@ func (v *verifier) dual(r *Result) {
 	}
 }
 
+// rayNoise is the size, relative to a ray's largest entry, below which an
+// entry is rounding noise (a few ulps of 1) and is taken as 0: an entry of
+// 2.2e-16 on a row met by a free column failed a Farkas ray a warm
+// re-solve had proven (TestBoundChangeResolve's saved case).
+const rayNoise = 64 * 0x1p-52
+
 func (v *verifier) farkas(r *Result) {
 	p, tol := v.p, v.tol
 	n, m := p.NumCols(), p.NumRows()
@@ -251,6 +257,9 @@ func (v *verifier) farkas(r *Result) {
 	y := make([]float64, m)
 	for i, yi := range r.Ray {
 		yi /= ymax
+		if math.Abs(yi) <= rayNoise {
+			yi = 0 // rounding noise of the solve, not a multiplier
+		}
 		b := p.RowLower[i]
 		if yi < 0 {
 			b = p.RowUpper[i]
