@@ -296,7 +296,7 @@ func (st *solveState) gangsLeftOut(ctx context.Context, pl pool, pm *poolModel) 
 		solver = lp.CBC{Path: in.s.CBCPath}
 	}
 	fewest := withDropColumns(pm, gangs, false, -1)
-	r, err := solver.Solve(ctx, fewest, lp.Options{})
+	r, err := solver.Solve(ctx, fewest, lp.Options{NodeLimit: in.s.NodeLimit})
 	st.stats.Iterations += r.Iterations
 	st.stats.Nodes += r.Nodes
 	if ctx.Err() != nil {
@@ -317,7 +317,7 @@ func (st *solveState) gangsLeftOut(ctx context.Context, pl pool, pm *poolModel) 
 		return nil, nil
 	}
 	least := withDropColumns(pm, gangs, true, most)
-	if r2, err := solver.Solve(ctx, least, lp.Options{Gap: in.s.Gap}); err == nil && r2.HasSolution() {
+	if r2, err := solver.Solve(ctx, least, lp.Options{Gap: in.s.Gap, NodeLimit: in.s.NodeLimit}); err == nil && r2.HasSolution() {
 		st.stats.Iterations += r2.Iterations
 		st.stats.Nodes += r2.Nodes
 		x = r2.X

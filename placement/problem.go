@@ -92,6 +92,14 @@ type Options struct {
 	// with no plan found yet, ErrTimeLimit. A caller's ctx that ends
 	// first still returns ctx's error.
 	TimeLimit time.Duration
+	// NodeLimit bounds the branch-and-bound nodes of each integer program
+	// Solve runs (one per pool, and for gang jobs the ones that find how
+	// many gangs fit); zero means none. Unlike TimeLimit it keeps Solve
+	// deterministic. Reaching it returns the best plan found with its
+	// proven bound (Plan.Status Feasible) and no error; with no plan found
+	// yet, an ErrSolver error. When it stops the search for how many gangs
+	// fit, the gangs left out are the fewest found, not proven fewest.
+	NodeLimit int
 	// RunnersUp is how many runners-up to list per workload; zero means
 	// DefaultRunnersUp, negative none.
 	RunnersUp int
@@ -278,6 +286,9 @@ func (p *Problem) settle() (settings, error) {
 	}
 	if s.TimeLimit < 0 {
 		bad("Options.TimeLimit = %v, want ≥ 0", s.TimeLimit)
+	}
+	if s.NodeLimit < 0 {
+		bad("Options.NodeLimit = %d, want ≥ 0", s.NodeLimit)
 	}
 	if s.RunnersUp == 0 {
 		s.RunnersUp = DefaultRunnersUp

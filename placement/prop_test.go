@@ -103,15 +103,49 @@ func (c propCase) problem(price float64) placement.Problem {
 		Options: placement.Options{Period: workload.Day, Slices: 8, Gap: 1e-9}}
 }
 
+// propNodeLimit bounds the branch-and-bound of every solve of the property
+// tests. Now and then rapid draws an integer program that neither Solve
+// nor CBC proves optimal in minutes (seed 5002506612990848149 of
+// TestGangProperties: 17 node counts in a knapsack of monthly stretches,
+// 0.7 % between the best plan and the bound after 900 000 of CBC's nodes).
+// Stopped there, a plan comes with its proven bound, and the properties
+// are checked on what the two plans prove (optimumAtMost); a node limit,
+// unlike a time limit, keeps every solve deterministic.
+const propNodeLimit = 20000
+
+// solveProp solves p within propNodeLimit nodes: the plan is optimal, or
+// feasible with the node limit reached.
 func solveProp(t *rapid.T, p placement.Problem) placement.Plan {
+	p.Options.NodeLimit = propNodeLimit
 	plan, err := placement.Solve(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plan.Status != placement.Optimal {
-		t.Fatalf("status %v, gap %g", plan.Status, plan.Gap)
+	if plan.Status != placement.Optimal && (plan.Status != placement.Feasible || plan.Stats.Nodes < propNodeLimit) {
+		t.Fatalf("status %v after %d nodes, gap %g", plan.Status, plan.Stats.Nodes, plan.Gap)
 	}
 	return plan
+}
+
+// optimumAtMost returns the two figures that say whether the optimum of a
+// can be at most that of b: their totals when both plans are proven
+// optimal, else a's proven bound and b's total (a plan stopped by
+// propNodeLimit proves its optimum only between the two).
+func optimumAtMost(a, b placement.Plan) (x, y float64) {
+	if a.Status == placement.Optimal && b.Status == placement.Optimal {
+		return f64(a.Total), f64(b.Total)
+	}
+	return f64(a.Bound), f64(b.Total)
+}
+
+// optimumOf returns the total of a proven optimal plan, else its bound: a
+// figure at most the optimum for the checks that compare the optimum with
+// an upper bound.
+func optimumOf(p placement.Plan) float64 {
+	if p.Status == placement.Optimal {
+		return f64(p.Total)
+	}
+	return f64(p.Bound)
 }
 
 func f64(d decimal.Decimal) float64 { v, _ := d.Float64(); return v }
@@ -217,15 +251,15 @@ func propInvariant10(t *rapid.T) {
 			}
 			singles += best
 		}
-		if total > singles*(1+lpTol)+1e-6 {
-			t.Fatalf("total %g above the best single offers' %g", total, singles)
+		if opt := optimumOf(plan); opt > singles*(1+lpTol)+1e-6 {
+			t.Fatalf("optimum %g (%v) above the best single offers' %g", opt, plan.Status, singles)
 		}
 	}
 	// One more offer never raises the optimum.
 	more := c
 	more.offers = append(append([]offerDraw(nil), c.offers...), drawOffer(t, "extra offer", limits))
-	if t2 := f64(solveProp(t, more.problem(1)).Total); t2 > total*(1+lpTol)+1e-6 {
-		t.Fatalf("an extra offer raised the optimum from %g to %g", total, t2)
+	if x, y := optimumAtMost(solveProp(t, more.problem(1)), plan); x > y*(1+lpTol)+1e-6 {
+		t.Fatalf("an extra offer raised the optimum from %g to %g", y, x)
 	}
 	// Twice, the same plan.
 	again := solveProp(t, p)
@@ -241,10 +275,20 @@ func propInvariant10(t *rapid.T) {
 func propScaling(t *rapid.T) {
 	c := drawCase(t, rapid.Bool().Draw(t, "stock limits"))
 	k := rapid.SampledFrom([]float64{0.5, 2, 3}).Draw(t, "k")
-	base := f64(solveProp(t, c.problem(1)).Total)
-	scaled := f64(solveProp(t, c.problem(k)).Total)
-	if math.Abs(scaled-k*base) > 1e-6*max(1, k*base) {
-		t.Fatalf("prices × %g: optimum %g, want %g × %g = %g", k, scaled, k, base, k*base)
+	bp, sp := solveProp(t, c.problem(1)), solveProp(t, c.problem(k))
+	base, scaled := f64(bp.Total), f64(sp.Total)
+	if bp.Status == placement.Optimal && sp.Status == placement.Optimal {
+		if math.Abs(scaled-k*base) > 1e-6*max(1, k*base) {
+			t.Fatalf("prices × %g: optimum %g, want %g × %g = %g", k, scaled, k, base, k*base)
+		}
+		return
+	}
+	// Stopped by propNodeLimit: the proven ranges [bound, total] overlap.
+	if lo := f64(sp.Bound); lo > k*base+1e-6*max(1, k*base) {
+		t.Fatalf("prices × %g: bound %g above %g × the total %g", k, lo, k, base)
+	}
+	if lo := k * f64(bp.Bound); lo > scaled+1e-6*max(1, scaled) {
+		t.Fatalf("prices × %g: %g × the bound %g above the total %g", k, k, f64(bp.Bound), scaled)
 	}
 }
 

@@ -379,7 +379,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	var solver lp.Solver = builtinMIP{}
 	// A bound lp reports (-Inf until its root is solved) counts while the
 	// search runs only below its incumbent; the result gives the final one.
-	mopt := lp.Options{Gap: in.s.Gap, Basis: r.Basis, Start: x,
+	mopt := lp.Options{Gap: in.s.Gap, NodeLimit: in.s.NodeLimit, Basis: r.Basis, Start: x,
 		Progress: func(pr lp.Progress) {
 			b := bound
 			if pr.Bound < pr.Incumbent {
