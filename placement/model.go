@@ -185,9 +185,10 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			}
 			// Fit is the solver's question: a service may spread over offers
 			// and a job may run narrower than its gang, so the terms are
-			// those of the offer without its stock limit.
+			// those of the offer without its stock limit. A negative limit is
+			// kept: it is invalid, and tco refuses it (the offer excluded).
 			free := o
-			free.Availability.MaxNodes = 0
+			free.Availability.MaxNodes = min(free.Availability.MaxNodes, 0)
 			terms, terr := prep.Terms(free)
 			if terr != nil {
 				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: terr})

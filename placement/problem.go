@@ -233,6 +233,9 @@ func (p *Problem) settle() (settings, error) {
 		bad("Assumptions.Utilization = %g, want 0 (a portfolio is planned from its demand curves)", p.Assumptions.Utilization)
 	}
 	s.horizon = p.Assumptions.Horizon
+	if s.horizon < 0 {
+		bad("Assumptions.Horizon = %v, want ≥ 0 (zero: the longest workload horizon)", s.horizon)
+	}
 	if s.horizon <= 0 {
 		for _, w := range p.Workloads {
 			s.horizon = max(s.horizon, w.Horizon)
