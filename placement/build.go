@@ -427,8 +427,9 @@ func tierOf(od *odata) Tier {
 // runnersUp lists the cheapest offers workload w could run on alone and
 // does not use, each priced by tco.Evaluate: the offers are ranked by the
 // terms at the workload's own use, then evaluated in that order until n
-// are found that tco.Evaluate accepts (an offer whose stock cannot hold
-// the workload's peak, or that it refuses otherwise, is no runner-up).
+// are found that tco.Evaluate accepts and on which the workload meets its
+// deadline (an offer whose stock cannot hold the workload's peak, that it
+// refuses otherwise, or on which it finishes too late is no runner-up).
 func (in *instance) runnersUp(w int, used map[int]bool, cost decimal.Decimal) []RunnerUp {
 	n := in.s.RunnersUp
 	if n < 0 {
@@ -464,7 +465,7 @@ func (in *instance) runnersUp(w int, used map[int]bool, cost decimal.Decimal) []
 		}
 		od := &in.os[c.k]
 		rep, err := wd.prep.Evaluate(od.o)
-		if err != nil {
+		if err != nil || !rep.DeadlineMet {
 			continue
 		}
 		rs = append(rs, RunnerUp{Offer: od.o.ID, Total: rep.Total, Delta: rep.Total.Sub(cost)})

@@ -21,7 +21,6 @@ import (
 // the plan left half its cost on the table. An offer on which the
 // workload misses its deadline alone is no runner-up.
 func TestReview5RunnerUpMissesDeadline(t *testing.T) {
-	t.Skip("finding: RunnersUp lists offers on which tco.Evaluate reports the deadline missed (DeadlineMet false), with a negative Delta")
 	late := fabric(onDemand("late", "20", 8, 0))
 	late.Availability.LeadTime = 45 * 24 * time.Hour
 	offers := []provider.Offer{fabric(onDemand("od", "40", 8, 0)), late}
