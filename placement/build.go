@@ -74,6 +74,11 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 			peakOn[pr.k] = make([]float64, len(in.hours))
 		}
 		for t, v := range sol.use[q] {
+			if v > 0 && in.ws[pr.w].gang {
+				// A gang's slices spread its GPU-hours over the stretch; at
+				// its peak it holds all its GPUs at once.
+				v = uses[q].PeakGPUs
+			}
 			peakOn[pr.k][t] += v
 		}
 		users[pr.k] = append(users[pr.k], in.ws[pr.w].w.Name)
@@ -367,10 +372,11 @@ func (in *instance) epochs(uses []*Use, held [][]int) []Epoch {
 					if v <= 0 {
 						continue
 					}
-					eu.PeakGPUs = max(eu.PeakGPUs, v)
 					if wd.gang { // its GPU-hours in the stretch, spread over its slices
+						eu.PeakGPUs = u.PeakGPUs // the GPUs it holds while it runs
 						eu.GPUHours += v * in.hours[t] * sg.reps
 					} else {
+						eu.PeakGPUs = max(eu.PeakGPUs, v)
 						eu.GPUHours += v * in.hours[t] * wd.reps[t]
 					}
 					sl := &e.Slices[i]

@@ -146,7 +146,8 @@ type Holding struct {
 }
 
 // EpochUse is one workload's use of one offer in a stretch: the most GPUs
-// in one slice and the GPU-hours over the stretch.
+// in one slice (a gang job's: the GPUs it runs on) and the GPU-hours over
+// the stretch.
 type EpochUse struct {
 	Workload, Offer    string
 	Tier               Tier
@@ -235,8 +236,9 @@ type Commitment struct {
 	// the plan's node limit (0: none).
 	Nodes int
 	Stock float64
-	// PeakGPUs is the most GPUs used in one slice by all its workloads;
-	// Utilization the GPU-hours used over the GPU-hours held (committed
+	// PeakGPUs is the most GPUs used in one slice by all its workloads (a
+	// gang job counting the GPUs it runs on in every slice of a stretch its
+	// run meets); Utilization the GPU-hours used over the GPU-hours held (committed
 	// capacity only).
 	PeakGPUs, Utilization float64
 	// Workloads names the workloads on it.

@@ -19,7 +19,6 @@ import (
 // PEAK GPUS column, the JSON) shows a third of the capacity the run needs
 // at once.
 func TestReview5GangPeakGPUs(t *testing.T) {
-	t.Skip("finding: a gang's peak GPUs in EpochUse and Commitment are its GPU-hours spread over the stretch, not the GPUs it runs on")
 	a := bare()
 	a.Horizon = 100 * 24 * time.Hour
 	p := placement.Problem{Workloads: []workload.Workload{pretrain("g", 24, 10, 60*24*time.Hour)},
