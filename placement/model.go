@@ -459,9 +459,23 @@ func (in *instance) workload(wi int, w workload.Workload, prep *tco.Prepared) (*
 	wd := &wdata{idx: wi, w: w, service: w.IsService(), reps: make([]float64, N)}
 	if wd.service {
 		wd.demand, wd.peak = make([]float64, N), make([]float64, N)
+		// With no horizon of the plan's own, a service is costed over its
+		// own Horizon, as tco costs it alone: its demand ends there.
+		last := in.s.horizon
+		if in.p.Assumptions.Horizon == 0 && w.Horizon > 0 {
+			last = min(last, w.Horizon)
+		}
 		for s, sg := range in.segs {
-			// Each segment samples its period over its own time.
-			pk, mean, err := stretchPeaks(prep, w.Demand, sg.start, sg.end, in.s.Period, T)
+			if sg.start >= last {
+				break // no demand: the slices need nothing and weigh nothing
+			}
+			// Each segment samples its period over its own time (up to the
+			// service's end).
+			end, reps := sg.end, sg.reps
+			if end > last {
+				end, reps = last, (last-sg.start).Hours()/in.s.Period.Hours()
+			}
+			pk, mean, err := stretchPeaks(prep, w.Demand, sg.start, end, in.s.Period, T)
 			if err != nil {
 				return nil, nil, fmt.Errorf("placement: workload %q: %w", w.Name, err)
 			}
@@ -476,9 +490,9 @@ func (in *instance) workload(wi int, w workload.Workload, prep *tco.Prepared) (*
 				// Capacity meets the slice's peak over the stretch; its use
 				// counts the mean: the slice weighs its repetitions times
 				// mean/peak.
-				wd.reps[t] = sg.reps
+				wd.reps[t] = reps
 				if x > 0 {
-					wd.reps[t] = sg.reps * mean[i] / x
+					wd.reps[t] = reps * mean[i] / x
 				}
 			}
 		}

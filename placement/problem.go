@@ -44,7 +44,9 @@ type Problem struct {
 	// Offers are the capacity that can be bought; IDs unique, one currency.
 	Offers []provider.Offer
 	// Assumptions are the costing assumptions of tco. Horizon zero means the
-	// longest workload horizon; Step is replaced by the slice length (the
+	// longest workload horizon, each service's demand ending at its own
+	// Horizon (as tco costs it alone); a non-zero Horizon costs every
+	// workload over it, as in tco. Step is replaced by the slice length (the
 	// solver and tco sample demand alike); Utilization must be zero (a
 	// portfolio is planned from its demand curves).
 	Assumptions tco.Assumptions
