@@ -25,7 +25,11 @@
 // largest of slice t's peaks over them, so capacity meets the demand in
 // every slice of every repetition, and the slice weighs r_wt = R ·
 // mean_wt/peak_wt, mean_wt the mean of its peaks over them, so its use is
-// priced at the curve's volume. A curve that grows within the horizon
+// priced at the curve's volume. With Assumptions.Horizon zero a service
+// shorter than H is sampled only to its own Horizon H_w, as tco costs it
+// alone: R_w = H_w/P in place of R (over time, stretches after H_w need
+// nothing and the stretch it ends in is sampled to H_w, as a stretch
+// ending there). A curve that grows within the horizon
 // holds all through it the capacity its end needs — it is better planned
 // over time, with stretches short enough to follow it.
 //
