@@ -23,7 +23,6 @@ import (
 // slices weigh 10/7 of a week whatever part of the week the extra 3 days
 // are, so the weekend is counted in days that are weekdays.
 func TestReview5PartialRepetitionVolume(t *testing.T) {
-	t.Skip("finding: over time, a stretch's partial last repetition of the period is weighted as a fraction of a whole period, not by the slices it holds")
 	d := 24 * time.Hour
 	c := workload.Steps{Cycle: 7 * d, Steps: []workload.Step{{Start: 0, Value: 1}, {Start: 5 * d, Value: 0.25}}}
 	w := workload.Workload{Name: "svc", Kind: workload.Inference, GPUs: 8, Demand: c, Horizon: 20 * d,

@@ -389,46 +389,39 @@ const maxSampledPeriods = 400
 // stretchPeaks returns, for each of the n slices of period in the stretch
 // [start, end), the peak demand the stretch's capacity must meet and the
 // mean peak its use is priced at, per repetition of the period as the
-// stretch's slices weigh (end − start)/period. For a curve that repeats
-// with the period (or is constant) in a stretch at least a period long,
-// both are its slices' peaks at start. Otherwise mean is the mean, over
-// the repetitions of the period within the stretch, of each slice's peak
-// in that repetition, the last (partial) repetition weighing its fraction
-// of a period, as the stretch's slices weigh (end − start)/period: the
-// stretch's volume of demand is then the curve's (to the slices'
-// resolution), so a launch, a step or growth within a stretch is priced at
-// what it asks. In that partial repetition a slice that starts at or after
-// end — whose demand belongs to the next stretch, where other offers may
-// exist — counts its peak in the repetition before, as a repeating curve
-// would. peak is the largest of each slice's peaks over the same
+// stretch's slices weigh (end − start)/period. The stretch holds F whole
+// repetitions of the period and, when (end − start)/period is not whole, a
+// partial last one. For a curve that repeats with the period (or is
+// constant) the whole repetitions are its slices' peaks at start. Otherwise
+// they are sampled one by one (beyond maxSampledPeriods, evenly spaced
+// ones stand for the rest, each weighing F/k, the last always among those
+// the peak looks at). In the partial repetition a slice counts only its
+// part before end (0 to 1 of it) at its peak over that part — nothing for
+// a slice that starts at or after end, whose demand belongs to the next
+// stretch, where other offers may exist. mean is the sum of those
+// weighted peaks over (end − start)/period, so that the stretch's volume
+// of demand is the curve's (to the slices' resolution): a launch, a step,
+// growth or the days a partial repetition holds are priced at what they
+// ask. peak is the largest of each slice's peaks over the same
 // repetitions, in the partial one over the part of each slice before end
 // (none past it), so that the capacity the plan holds meets the demand in
 // every slice of every repetition — growth late in a long stretch included
-// — and none after the stretch. A stretch shorter than the period (the
-// bridge before an arrival can be days) is one partial repetition with
-// none before it: a slice counts only its part before end, its mean its
-// peak over that part times the part's share of the slice over (end −
-// start)/period, so that the stretch's weight counts each slice for its
-// own time in the stretch; a slice past end needs nothing. Beyond
-// maxSampledPeriods repetitions, evenly spaced ones stand for the rest
-// (the last always among those the peak looks at). A repetition within the
-// span prep sampled is read off its slices (tco.Prepared.Resliced: the
-// same samples); prep may be nil.
+// — and none after the stretch. A repetition within the span prep sampled
+// is read off its slices (tco.Prepared.Resliced: the same samples); prep
+// may be nil.
 func stretchPeaks(prep *tco.Prepared, c workload.Curve, start, end, period time.Duration, n int) (peak, mean []float64, err error) {
 	_, constant := c.(workload.Constant)
 	p := c.Period()
 	span := end - start
 	repeats := constant || p > 0 && period%p == 0
-	short := span < period
-	reps := int64(1)
-	if !repeats && span > period {
-		reps = int64((span + period - 1) / period)
+	whole := int64(span / period)
+	partial := span%period != 0
+	// k whole repetitions are sampled, each weighing whole/k.
+	k := min(whole, maxSampledPeriods)
+	if repeats {
+		k = min(whole, 1)
 	}
-	// partial says the last repetition reaches past end.
-	partial := short || !repeats && span%period != 0
-	k := min(reps, maxSampledPeriods)
 	mean, peak = make([]float64, n), make([]float64, n)
-	total := 0.0
 	sample := func(r int64) ([]workload.Slice, time.Duration, error) {
 		off := start + time.Duration(r)*period
 		if sl, ok := prep.Resliced(off, period, n); ok {
@@ -453,8 +446,13 @@ func stretchPeaks(prep *tco.Prepared, c workload.Curve, start, end, period time.
 		}
 		return float64(end-from) / float64(x.Length), head[0].Peak, nil
 	}
-	// top raises peak to the partial repetition's peaks before end.
-	top := func(sl []workload.Slice, off time.Duration) error {
+	// top raises peak to repetition r's peaks before end and adds them,
+	// weighing wt, to mean; a partial repetition adds each slice's part.
+	top := func(r int64, wt float64) error {
+		sl, off, err := sample(r)
+		if err != nil {
+			return err
+		}
 		for i, x := range sl {
 			part, pk, err := within(x, off)
 			if err != nil {
@@ -462,52 +460,25 @@ func stretchPeaks(prep *tco.Prepared, c workload.Curve, start, end, period time.
 			}
 			if part > 0 {
 				peak[i] = max(peak[i], pk)
+				mean[i] += wt * part * pk
 			}
 		}
 		return nil
 	}
-	var prev []workload.Slice
+	total := float64(span) / float64(period)
+	each := float64(whole) / float64(max(k, 1))
 	for j := range k {
-		r := j * reps / k
-		sl, off, err := sample(r)
-		if err != nil {
+		if err := top(j*whole/k, each); err != nil {
 			return nil, nil, err
 		}
-		if !partial || r < reps-1 {
-			for i, x := range sl {
-				mean[i] += x.Peak
-				peak[i] = max(peak[i], x.Peak)
-			}
-			total++
-			prev = sl
-			continue
-		}
-		wt := float64(end-off) / float64(period)
-		for i, x := range sl {
-			part, pk, err := within(x, off)
-			if err != nil {
-				return nil, nil, err
-			}
-			switch {
-			case short:
-				mean[i] += part * pk
-			case part == 0:
-				mean[i] += wt * prev[i].Peak
-			default:
-				mean[i] += wt * x.Peak
-			}
-			if part > 0 {
-				peak[i] = max(peak[i], pk)
-			}
-		}
-		total += wt
 	}
-	if last := reps - 1; (k-1)*reps/k != last {
-		sl, off, err := sample(last)
-		if err != nil {
+	if last := whole - 1; !repeats && k > 0 && (k-1)*whole/k != last {
+		if err := top(last, 0); err != nil {
 			return nil, nil, err
 		}
-		if err := top(sl, off); err != nil {
+	}
+	if partial {
+		if err := top(whole, 1); err != nil {
 			return nil, nil, err
 		}
 	}
