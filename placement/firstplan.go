@@ -1,0 +1,244 @@
+package placement
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/gputco/gputco/placement/lp"
+)
+
+// greedyPlan is a feasible point of pool model pm built without the LP:
+// every workload on pay-as-you-go capacity, cheapest first, and no
+// committed node. A service's demand in each slice goes to its pairs in
+// the order of their cost per GPU-hour with the one-off spread over the
+// service's GPU-hours, each up to what its stock has left in the slice; a
+// job's work to its aggregated use (unlimited pay-as-you-go) or, failing
+// that, slice by slice within its width; a gang takes its cheapest run on
+// pay-as-you-go capacity of unlimited stock. Placements and per-offer
+// columns are set where used. With a spot share limit spot is left out.
+// The point is checked against every row and bound of the model; it
+// returns nil when a workload cannot be placed so or a row fails (a
+// budget, committed capacity that a workload needs): the search then
+// starts from the relaxation as before. The point is only an incumbent —
+// it bounds the search and is what a limit returns when nothing better is
+// known; it never changes the optimum.
+func (pm *poolModel) greedyPlan(in *instance) ([]float64, float64) {
+	p := pm.prob
+	x := make([]float64, p.NumCols())
+	used := map[int]bool{} // pairs with use
+	on := map[int]bool{}   // offers with use
+	noSpot := in.s.MaxSpotShare > 0
+	// left[k][t] is the GPUs of limited pay-as-you-go offer k still free in
+	// slice t (t its class's first slice).
+	left := map[int][]float64{}
+	room := func(k, t int) float64 {
+		od := &in.os[k]
+		if math.IsInf(od.stock, 1) {
+			return math.Inf(1)
+		}
+		l, ok := left[k]
+		if !ok {
+			l = make([]float64, len(in.hours))
+			for i := range l {
+				l[i] = od.stock * od.gpn
+			}
+			left[k] = l
+		}
+		return l[t]
+	}
+	take := func(k, t int, v float64) {
+		if l, ok := left[k]; ok {
+			l[t] -= v
+		}
+	}
+	payg := func(q int) bool {
+		od := &in.os[in.pairs[q].k]
+		return !od.committed && !od.dominated && !(noSpot && od.spot)
+	}
+	for _, w := range pm.pl.ws {
+		wd := &in.ws[w]
+		switch {
+		case wd.gang:
+			best := -1
+			for i := range wd.runs {
+				r := &wd.runs[i]
+				od := &in.os[in.pairs[r.q].k]
+				if od.committed || od.dominated || !math.IsInf(od.stock, 1) || noSpot && od.spot {
+					continue
+				}
+				if best < 0 || r.cost < wd.runs[best].cost {
+					best = i
+				}
+			}
+			if best < 0 {
+				return nil, math.Inf(1)
+			}
+			x[pm.gangCol[w][best]] = 1
+			used[wd.runs[best].q], on[in.pairs[wd.runs[best].q].k] = true, true
+		case wd.service:
+			volume := 0.0
+			for t, d := range wd.demand {
+				volume += d * in.hours[t] * wd.reps[t]
+			}
+			var qs []int
+			for _, q := range in.active(w) {
+				if payg(q) {
+					qs = append(qs, q)
+				}
+			}
+			rate := func(q int) float64 { return in.pairs[q].cost + in.pairs[q].oneOff/max(volume, 1e-300) }
+			slices.SortStableFunc(qs, func(a, b int) int { return cmp.Compare(rate(a), rate(b)) })
+			for t, d := range wd.demand {
+				if d <= 0 || pm.rep[t] != t {
+					continue
+				}
+				need := d
+				for _, q := range qs {
+					j := pm.xCol[q][t]
+					if j < 0 || need <= 0 {
+						continue
+					}
+					k := in.pairs[q].k
+					v := min(need, room(k, t), p.ColUpper[j])
+					if v <= 0 {
+						continue
+					}
+					x[j], need = v, need-v
+					take(k, t, v)
+					used[q], on[k] = true, true
+				}
+				if need > minGPUs*1e-3 {
+					return nil, math.Inf(1)
+				}
+			}
+		default:
+			if !pm.greedyJob(in, w, x, payg, room, take, used, on) {
+				return nil, math.Inf(1)
+			}
+		}
+	}
+	for q := range used {
+		if y, ok := pm.yCol[q]; ok && y >= 0 {
+			x[y] = 1
+		}
+	}
+	for k, z := range pm.zCol {
+		if z >= 0 && on[k] {
+			x[z] = 1
+		}
+	}
+	obj, ok := feasiblePoint(p, x)
+	if !ok {
+		return nil, math.Inf(1)
+	}
+	return x, obj
+}
+
+// greedyJob places job w's work for greedyPlan: on its cheapest aggregated
+// pair when that holds it all, otherwise slice by slice on its pairs in
+// order of cost per unit of work (one-off spread over the work), each slice
+// up to the width the job has left there and the offer's free stock. It
+// reports whether the work was placed.
+func (pm *poolModel) greedyJob(in *instance, w int, x []float64, payg func(int) bool, room func(k, t int) float64,
+	take func(k, t int, v float64), used, on map[int]bool) bool {
+	wd := &in.ws[w]
+	p := pm.prob
+	unit := func(q int) float64 {
+		pr := &in.pairs[q]
+		return (pr.cost + pr.oneOff/max(wd.work/pr.rate, 1e-300)) / pr.rate
+	}
+	var qs []int
+	for _, q := range in.active(w) {
+		if payg(q) && in.pairs[q].rate > 0 {
+			qs = append(qs, q)
+		}
+	}
+	slices.SortStableFunc(qs, func(a, b int) int { return cmp.Compare(unit(a), unit(b)) })
+	for _, q := range qs {
+		if h, ok := pm.hCol[q]; ok {
+			if need := wd.work / in.pairs[q].rate; need <= p.ColUpper[h] {
+				x[h] = need
+				used[q], on[in.pairs[q].k] = true, true
+				return true
+			}
+		}
+	}
+	need := wd.work
+	width := make([]float64, len(in.hours))
+	for t := range width {
+		width[t] = wd.width
+	}
+	for _, q := range qs {
+		if _, ok := pm.hCol[q]; ok {
+			continue
+		}
+		pr := &in.pairs[q]
+		for t, j := range pm.xCol[q] {
+			if j < 0 || need <= 0 {
+				continue
+			}
+			per := pr.rate * in.hours[t] * wd.reps[t] * pm.mult[t] // work per GPU of the column
+			if per <= 0 {
+				continue
+			}
+			v := min(need/per, width[t], room(pr.k, t), p.ColUpper[j])
+			if v <= 0 {
+				continue
+			}
+			x[j], need, width[t] = v, need-v*per, width[t]-v
+			take(pr.k, t, v)
+			used[q], on[pr.k] = true, true
+		}
+	}
+	return need <= wd.work*1e-9
+}
+
+// feasiblePoint returns the objective of x in p and whether x keeps every
+// bound and row of p (to a relative 1e-9).
+func feasiblePoint(p *lp.Problem, x []float64) (float64, bool) {
+	tol := func(v float64) float64 { return 1e-9 * max(1, math.Abs(v)) }
+	obj := p.Offset
+	act := make([]float64, p.NumRows())
+	a := p.A
+	for j, v := range x {
+		if v < p.ColLower[j]-tol(p.ColLower[j]) || v > p.ColUpper[j]+tol(p.ColUpper[j]) {
+			return math.Inf(1), false
+		}
+		if p.Integer != nil && p.Integer[j] && v != math.Round(v) {
+			return math.Inf(1), false
+		}
+		if v == 0 {
+			continue
+		}
+		obj += p.Cost[j] * v
+		for i := a.Start[j]; i < a.Start[j+1]; i++ {
+			act[a.Index[i]] += a.Value[i] * v
+		}
+	}
+	for i, v := range act {
+		if v < p.RowLower[i]-tol(p.RowLower[i]) || v > p.RowUpper[i]+tol(p.RowUpper[i]) {
+			return math.Inf(1), false
+		}
+	}
+	return obj, true
+}
+
+// boxBound is a lower bound of p's objective over its column bounds alone
+// (each column at the bound of its least cost): valid for every point of
+// p, and −Inf when a column of negative cost has no upper bound.
+func boxBound(p *lp.Problem) float64 {
+	b := p.Offset
+	for j, c := range p.Cost {
+		switch {
+		case c > 0:
+			b += c * p.ColLower[j]
+		case c < 0:
+			b += c * p.ColUpper[j]
+		}
+	}
+	if math.IsNaN(b) {
+		return math.Inf(-1)
+	}
+	return b
+}
