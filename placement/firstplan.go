@@ -9,39 +9,58 @@ import (
 )
 
 // greedyPlan is a feasible point of pool model pm built without the LP:
-// every workload on pay-as-you-go capacity, cheapest first, and no
-// committed node. A service's demand in each slice goes to its pairs in
+// every workload on the capacity it can use, cheapest first. A service's demand in each slice goes to its pairs in
 // the order of their cost per GPU-hour with the one-off spread over the
 // service's GPU-hours, each up to what its stock has left in the slice; a
 // job's work to its aggregated use (unlimited pay-as-you-go) or, failing
 // that, slice by slice within its width; a gang takes its cheapest run on
 // pay-as-you-go capacity of unlimited stock. Placements and per-offer
 // columns are set where used. With a spot share limit spot is left out.
+// What a service's slice needs beyond the capacity held buys nodes of a
+// commitment of its cheapest committed pair that covers the slice's
+// stretch and fits the stock.
 // The point is checked against every row and bound of the model; it
 // returns nil when a workload cannot be placed so or a row fails (a
-// budget, committed capacity that a workload needs): the search then
+// budget, a job that needs committed capacity): the search then
 // starts from the relaxation as before. The point is only an incumbent —
 // it bounds the search and is what a limit returns when nothing better is
 // known; it never changes the optimum.
-func (pm *poolModel) greedyPlan(in *instance) ([]float64, float64) {
+//
+// With nodes (the nodes of each commitment of committed offers, by offer
+// index as poolModel.nCols), those commitments are held and their capacity
+// is used too — first, as the cheaper per GPU-hour — the greedy way.
+func (pm *poolModel) greedyPlan(in *instance, nodes map[int][]int) ([]float64, float64) {
 	p := pm.prob
 	x := make([]float64, p.NumCols())
 	used := map[int]bool{} // pairs with use
 	on := map[int]bool{}   // offers with use
 	noSpot := in.s.MaxSpotShare > 0
-	// left[k][t] is the GPUs of limited pay-as-you-go offer k still free in
-	// slice t (t its class's first slice).
+	// held are the nodes of each commitment the plan holds: nodes, and what
+	// grow adds.
+	held := map[int][]int{}
+	for k, cols := range pm.nCols {
+		held[k] = make([]int, len(cols))
+		if n := nodes[k]; n != nil {
+			copy(held[k], n)
+		}
+	}
+	// left[k][t] is the GPUs of limited pay-as-you-go or held committed
+	// offer k still free in slice t (t its class's first slice).
 	left := map[int][]float64{}
 	room := func(k, t int) float64 {
 		od := &in.os[k]
-		if math.IsInf(od.stock, 1) {
+		if !od.committed && math.IsInf(od.stock, 1) {
 			return math.Inf(1)
 		}
 		l, ok := left[k]
 		if !ok {
 			l = make([]float64, len(in.hours))
 			for i := range l {
-				l[i] = od.stock * od.gpn
+				if od.committed {
+					l[i] = od.gpn * float64(heldAt(od, held[k], in.seg[i]))
+				} else {
+					l[i] = od.stock * od.gpn
+				}
 			}
 			left[k] = l
 		}
@@ -52,9 +71,44 @@ func (pm *poolModel) greedyPlan(in *instance) ([]float64, float64) {
 			l[t] -= v
 		}
 	}
+	// grow adds to a commitment of committed offer k covering slice t's
+	// stretch the nodes of need GPUs, within the stock (the commitment of
+	// least fixed cost per node that can take them); it reports whether it
+	// could.
+	grow := func(k, t int, need float64) bool {
+		od := &in.os[k]
+		add := int(math.Ceil(need/od.gpn - 1e-9))
+		s := in.seg[t]
+		best := -1
+		for i := range od.commits {
+			c := &od.commits[i]
+			if !c.covers(s) || pm.nCols[k][i] < 0 {
+				continue
+			}
+			fits := true
+			for u := c.first; u <= c.last && fits; u++ {
+				fits = float64(heldAt(od, held[k], u)+add) <= od.stock
+			}
+			if fits && (best < 0 || c.fixedF < od.commits[best].fixedF) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return false
+		}
+		room(k, t) // the free GPUs are tracked from here on
+		held[k][best] += add
+		c := &od.commits[best]
+		for u := range left[k] {
+			if c.covers(in.seg[u]) {
+				left[k][u] += float64(add) * od.gpn
+			}
+		}
+		return true
+	}
 	payg := func(q int) bool {
 		od := &in.os[in.pairs[q].k]
-		return !od.committed && !od.dominated && !(noSpot && od.spot)
+		return !od.dominated && !(noSpot && od.spot)
 	}
 	for _, w := range pm.pl.ws {
 		wd := &in.ws[w]
@@ -108,6 +162,20 @@ func (pm *poolModel) greedyPlan(in *instance) ([]float64, float64) {
 					take(k, t, v)
 					used[q], on[k] = true, true
 				}
+				// What the capacity held cannot serve: more nodes of its
+				// cheapest committed pair (per GPU-hour of use) that can take
+				// them.
+				for _, q := range qs {
+					j := pm.xCol[q][t]
+					k := in.pairs[q].k
+					if j < 0 || need <= minGPUs*1e-3 || !in.os[k].committed || !grow(k, t, need) {
+						continue
+					}
+					v := min(need, room(k, t), p.ColUpper[j]-x[j])
+					x[j], need = x[j]+v, need-v
+					take(k, t, v)
+					used[q], on[k] = true, true
+				}
 				if need > minGPUs*1e-3 {
 					return nil, math.Inf(1)
 				}
@@ -116,6 +184,11 @@ func (pm *poolModel) greedyPlan(in *instance) ([]float64, float64) {
 			if !pm.greedyJob(in, w, x, payg, room, take, used, on) {
 				return nil, math.Inf(1)
 			}
+		}
+	}
+	for k, n := range held {
+		for i, v := range n {
+			x[pm.nCols[k][i]] = float64(v)
 		}
 	}
 	for q := range used {

@@ -35,20 +35,27 @@ func FirstPlanAtLimit(p Problem) (plan Plan, built, pools int, err error) {
 	return plan, built, len(pls), nil
 }
 
-// GreedyPlans returns the model of each pool of p and greedyPlan's point in
-// it with its objective (nil, +Inf where it built none).
+// GreedyPlans returns the model of each pool of p and greedyPlan's points
+// in it with their objectives (nil, +Inf where it built none): on
+// pay-as-you-go capacity alone, and holding the commitments of the pool's
+// coarse relaxation rounded up (coarseBound).
 func GreedyPlans(p Problem) (models []*lp.Problem, points [][]float64, objs []float64, err error) {
 	in, err := prepare(&p)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	st := &solveState{in: in, start: time.Now()}
 	for _, pl := range in.pools() {
 		pm, err := in.model(pl)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		x, obj := pm.greedyPlan(in)
+		x, obj := pm.greedyPlan(in, nil)
 		models, points, objs = append(models, pm.prob), append(points, x), append(objs, obj)
+		if _, nodes := st.coarseBound(context.Background(), pl); nodes != nil && p.Options.Slices > 0 {
+			x, obj := pm.greedyPlan(in, nodes)
+			models, points, objs = append(models, pm.prob), append(points, x), append(objs, obj)
+		}
 	}
 	return models, points, objs, nil
 }

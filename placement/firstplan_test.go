@@ -22,7 +22,7 @@ func TestFirstPlanAtLimit(t *testing.T) {
 	if testing.Short() {
 		n = 2
 	}
-	planned, checked := 0, 0
+	planned, checked, built := 0, 0, 0
 	for seed := range uint64(n) {
 		p := timePortfolio(seed+1, 2, 1, 2, 4, 3, provider.Year, 3*provider.Month, seed%2 == 1)
 		p.Options.NodeLimit = 2000
@@ -30,11 +30,11 @@ func TestFirstPlanAtLimit(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		first, built, pools, err := placement.FirstPlanAtLimit(p)
+		first, pooled, pools, err := placement.FirstPlanAtLimit(p)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		t.Logf("seed %d: %d of %d pools with a first plan", seed, built, pools)
+		t.Logf("seed %d: %d of %d pools with a first plan", seed, pooled, pools)
 		if first.Status == placement.NoPlan {
 			continue // no pay-as-you-go plan: the limit ends with none, as before
 		}
@@ -65,6 +65,8 @@ func TestFirstPlanAtLimit(t *testing.T) {
 			if points[i] == nil {
 				continue
 			}
+			built++
+			t.Logf("seed %d: first plan %d of %.2f (Solve's %s)", seed, i, objs[i], best.Total)
 			// Where one iteration finds no plan by itself, the start is the
 			// incumbent lp reports.
 			if r, _ := lp.Solve(context.Background(), m, lp.Options{IterationLimit: 1}); r.HasSolution() {
@@ -77,6 +79,7 @@ func TestFirstPlanAtLimit(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d first plans built (pay-as-you-go, and with the coarse commitments), %d checked by lp", built, checked)
 	if checked == 0 {
 		t.Errorf("no first plan checked by lp")
 	}

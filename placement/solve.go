@@ -317,7 +317,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	var hx []float64
 	hinc := math.Inf(1)
 	if ints > 0 {
-		if hx, hinc = pm.greedyPlan(in); hx != nil {
+		if hx, hinc = pm.greedyPlan(in, nil); hx != nil {
 			st.firstPlan()
 		}
 	}
@@ -325,7 +325,16 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	// (coarse.go), a fraction of its size.
 	cbound := math.Inf(-1)
 	if ints > 0 && p.NumCols() >= coarseMinCols {
-		cbound = st.coarseBound(ctx, pl)
+		var nodes map[int][]int
+		cbound, nodes = st.coarseBound(ctx, pl)
+		// The coarse relaxation's commitments, rounded up, held by a
+		// greedy plan: often a better first plan than pay-as-you-go alone.
+		if nodes != nil {
+			if cx, cinc := pm.greedyPlan(in, nodes); cx != nil && cinc < hinc {
+				hx, hinc = cx, cinc
+				st.firstPlan()
+			}
+		}
 		st.report(max(cbound, boxBound(p)), hinc)
 	}
 	// heuristic is the pool's plan when ctx ended before a better one: the
@@ -471,24 +480,34 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 
 // coarseBound is the optimum of the LP relaxation of pool pl's coarse model
 // (coarse.go): a lower bound of the pool's optimum, −Inf when there is no
-// coarse model or its relaxation is not solved (ctx ended).
-func (st *solveState) coarseBound(ctx context.Context, pl pool) float64 {
+// coarse model or its relaxation is not solved (ctx ended). nodes are the
+// relaxation's commitments rounded up, by offer as poolModel.nCols (nil
+// with no bound).
+func (st *solveState) coarseBound(ctx context.Context, pl pool) (float64, map[int][]int) {
 	cp := st.in.coarse(pl)
 	if cp == nil {
-		return math.Inf(-1)
+		return math.Inf(-1), nil
 	}
 	cm, err := cp.model(pl)
 	if err != nil {
-		return math.Inf(-1)
+		return math.Inf(-1), nil
 	}
 	relax := *cm.prob
 	relax.Integer = nil
 	r, err := lp.Solve(ctx, &relax, lp.Options{})
 	st.stats.Iterations += r.Iterations
 	if err != nil || r.Status != lp.Optimal {
-		return math.Inf(-1)
+		return math.Inf(-1), nil
 	}
-	return r.Objective
+	nodes := map[int][]int{}
+	for k, cols := range cm.nCols {
+		n := make([]int, len(cols))
+		for i, j := range cols {
+			n[i] = int(min(relax.ColUpper[j], math.Ceil(r.X[j]-1e-6)))
+		}
+		nodes[k] = n
+	}
+	return r.Objective, nodes
 }
 
 // builtinMIP solves a MILP with lp.Solve (branch-and-bound where lp has it).
