@@ -26,10 +26,15 @@ import (
 // it bounds the search and is what a limit returns when nothing better is
 // known; it never changes the optimum.
 //
-// With nodes (the nodes of each commitment of committed offers, by offer
-// index as poolModel.nCols), those commitments are held and their capacity
-// is used too — first, as the cheaper per GPU-hour — the greedy way.
-func (pm *poolModel) greedyPlan(in *instance, nodes map[int][]int) ([]float64, float64) {
+// With a hint (from the coarse relaxation), its commitments are held from
+// the start and each workload's pairs are tried in the order of the
+// hint's use of them, most first, then by cost.
+func (pm *poolModel) greedyPlan(in *instance, hint *coarseHint) ([]float64, float64) {
+	var nodes map[int][]int
+	var use map[int]float64
+	if hint != nil {
+		nodes, use = hint.nodes, hint.use
+	}
 	p := pm.prob
 	x := make([]float64, p.NumCols())
 	used := map[int]bool{} // pairs with use
@@ -142,7 +147,9 @@ func (pm *poolModel) greedyPlan(in *instance, nodes map[int][]int) ([]float64, f
 				}
 			}
 			rate := func(q int) float64 { return in.pairs[q].cost + in.pairs[q].oneOff/max(volume, 1e-300) }
-			slices.SortStableFunc(qs, func(a, b int) int { return cmp.Compare(rate(a), rate(b)) })
+			slices.SortStableFunc(qs, func(a, b int) int {
+				return cmp.Or(cmp.Compare(use[b], use[a]), cmp.Compare(rate(a), rate(b)))
+			})
 			for t, d := range wd.demand {
 				if d <= 0 || pm.rep[t] != t {
 					continue
@@ -181,7 +188,7 @@ func (pm *poolModel) greedyPlan(in *instance, nodes map[int][]int) ([]float64, f
 				}
 			}
 		default:
-			if !pm.greedyJob(in, w, x, payg, room, take, used, on) {
+			if !pm.greedyJob(in, w, x, use, payg, room, take, used, on) {
 				return nil, math.Inf(1)
 			}
 		}
@@ -210,10 +217,11 @@ func (pm *poolModel) greedyPlan(in *instance, nodes map[int][]int) ([]float64, f
 
 // greedyJob places job w's work for greedyPlan: on its cheapest aggregated
 // pair when that holds it all, otherwise slice by slice on its pairs in
-// order of cost per unit of work (one-off spread over the work), each slice
+// order of use (greedyPlan's hint) and cost per unit of work (one-off
+// spread over the work), each slice
 // up to the width the job has left there and the offer's free stock. It
 // reports whether the work was placed.
-func (pm *poolModel) greedyJob(in *instance, w int, x []float64, payg func(int) bool, room func(k, t int) float64,
+func (pm *poolModel) greedyJob(in *instance, w int, x []float64, use map[int]float64, payg func(int) bool, room func(k, t int) float64,
 	take func(k, t int, v float64), used, on map[int]bool) bool {
 	wd := &in.ws[w]
 	p := pm.prob
@@ -227,7 +235,7 @@ func (pm *poolModel) greedyJob(in *instance, w int, x []float64, payg func(int) 
 			qs = append(qs, q)
 		}
 	}
-	slices.SortStableFunc(qs, func(a, b int) int { return cmp.Compare(unit(a), unit(b)) })
+	slices.SortStableFunc(qs, func(a, b int) int { return cmp.Or(cmp.Compare(use[b], use[a]), cmp.Compare(unit(a), unit(b))) })
 	for _, q := range qs {
 		if h, ok := pm.hCol[q]; ok {
 			if need := wd.work / in.pairs[q].rate; need <= p.ColUpper[h] {
@@ -314,4 +322,13 @@ func boxBound(p *lp.Problem) float64 {
 		return math.Inf(-1)
 	}
 	return b
+}
+
+// coarseHint is what the coarse relaxation's point tells greedyPlan: the
+// nodes of each commitment, rounded (by offer index, as poolModel.nCols),
+// and the use of each pair (GPUs summed over the slices, or a job's
+// aggregated GPU-hours).
+type coarseHint struct {
+	nodes map[int][]int
+	use   map[int]float64
 }

@@ -52,8 +52,8 @@ func GreedyPlans(p Problem) (models []*lp.Problem, points [][]float64, objs []fl
 		}
 		x, obj := pm.greedyPlan(in, nil)
 		models, points, objs = append(models, pm.prob), append(points, x), append(objs, obj)
-		if _, nodes := st.coarseBound(context.Background(), pl); nodes != nil && p.Options.Slices > 0 {
-			x, obj := pm.greedyPlan(in, nodes)
+		if _, hint := st.coarseBound(context.Background(), pl); hint != nil {
+			x, obj := pm.greedyPlan(in, hint)
 			models, points, objs = append(models, pm.prob), append(points, x), append(objs, obj)
 		}
 	}

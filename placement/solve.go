@@ -325,12 +325,12 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	// (coarse.go), a fraction of its size.
 	cbound := math.Inf(-1)
 	if ints > 0 && p.NumCols() >= coarseMinCols {
-		var nodes map[int][]int
-		cbound, nodes = st.coarseBound(ctx, pl)
-		// The coarse relaxation's commitments, rounded up, held by a
-		// greedy plan: often a better first plan than pay-as-you-go alone.
-		if nodes != nil {
-			if cx, cinc := pm.greedyPlan(in, nodes); cx != nil && cinc < hinc {
+		var hint *coarseHint
+		cbound, hint = st.coarseBound(ctx, pl)
+		// The coarse relaxation's commitments, rounded, held by a greedy plan
+		// that prefers the pairs the relaxation uses.
+		if hint != nil {
+			if cx, cinc := pm.greedyPlan(in, hint); cx != nil && cinc < hinc {
 				hx, hinc = cx, cinc
 				st.firstPlan()
 			}
@@ -480,10 +480,9 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 
 // coarseBound is the optimum of the LP relaxation of pool pl's coarse model
 // (coarse.go): a lower bound of the pool's optimum, −Inf when there is no
-// coarse model or its relaxation is not solved (ctx ended). nodes are the
-// relaxation's commitments rounded up, by offer as poolModel.nCols (nil
-// with no bound).
-func (st *solveState) coarseBound(ctx context.Context, pl pool) (float64, map[int][]int) {
+// coarse model or its relaxation is not solved (ctx ended); with the
+// relaxation's point as a hint for greedyPlan (nil with no bound).
+func (st *solveState) coarseBound(ctx context.Context, pl pool) (float64, *coarseHint) {
 	cp := st.in.coarse(pl)
 	if cp == nil {
 		return math.Inf(-1), nil
@@ -499,15 +498,25 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool) (float64, map[in
 	if err != nil || r.Status != lp.Optimal {
 		return math.Inf(-1), nil
 	}
-	nodes := map[int][]int{}
+	h := &coarseHint{nodes: map[int][]int{}, use: map[int]float64{}}
 	for k, cols := range cm.nCols {
 		n := make([]int, len(cols))
 		for i, j := range cols {
-			n[i] = int(min(relax.ColUpper[j], math.Ceil(r.X[j]-1e-6)))
+			n[i] = int(min(relax.ColUpper[j], math.Round(r.X[j])))
 		}
-		nodes[k] = n
+		h.nodes[k] = n
 	}
-	return r.Objective, nodes
+	for q, xs := range cm.xCol {
+		for t, j := range xs {
+			if j >= 0 {
+				h.use[q] += r.X[j] * cm.mult[t]
+			}
+		}
+	}
+	for q, j := range cm.hCol {
+		h.use[q] += r.X[j]
+	}
+	return r.Objective, h
 }
 
 // builtinMIP solves a MILP with lp.Solve (branch-and-bound where lp has it).
