@@ -14,7 +14,7 @@ import (
 // demand, jobs and gangs — a lower bound, as Solve uses it — and is
 // smaller.
 func TestCoarseRelaxes(t *testing.T) {
-	n := 6
+	n := 4
 	if testing.Short() {
 		n = 2
 	}
