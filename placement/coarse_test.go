@@ -16,7 +16,7 @@ import (
 func TestCoarseRelaxes(t *testing.T) {
 	n := 4
 	if testing.Short() {
-		n = 2
+		n = 1 // growing curves are integrated numerically by tco: slow under the race detector
 	}
 	compared := 0
 	for seed := range uint64(n) {

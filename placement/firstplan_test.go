@@ -20,7 +20,7 @@ import (
 func TestFirstPlanAtLimit(t *testing.T) {
 	n := 6
 	if testing.Short() {
-		n = 2
+		n = 1 // growing curves are integrated numerically by tco: slow under the race detector
 	}
 	planned, checked, built := 0, 0, 0
 	for seed := range uint64(n) {
