@@ -29,8 +29,9 @@ import (
 //     cleaned, max rᵀx over the column bounds is finite and below min yᵀa
 //     over the row bounds (terms whose r_j is negligible next to
 //     Σ_i|a_ij·y_i| are ignored where the bound is infinite);
-//   - Unbounded LP: the ray d, normalised to a largest |d_j| of 1, is a
-//     recession direction: an entry against a finite column bound fails
+//   - Unbounded LP: the ray d, normalised to a largest |d_j| of 1 (entries
+//     within 64 ulps of 1 are rounding noise, taken as 0, as are those of
+//     a Farkas ray), is a recession direction: an entry against a finite column bound fails
 //     unless it is within tol (then it is taken as 0), and on the ray so
 //     cleaned each row with a finite bound moves away from it by no more
 //     than tol·Σ_j|a_ij·d_j|, and the objective improves (cᵀd < 0 for a
@@ -227,7 +228,9 @@ func (v *verifier) dual(r *Result) {
 // rayNoise is the size, relative to a ray's largest entry, below which an
 // entry is rounding noise (a few ulps of 1) and is taken as 0: an entry of
 // 2.2e-16 on a row met by a free column failed a Farkas ray a warm
-// re-solve had proven (TestBoundChangeResolve's saved case).
+// re-solve had proven (TestBoundChangeResolve's saved case), and one of
+// 1.9e-16 on a free column, alone in a row at its upper bound, an
+// unbounded ray (TestLPProperties, TestRayNoise).
 const rayNoise = 64 * 0x1p-52
 
 func (v *verifier) farkas(r *Result) {
@@ -340,6 +343,9 @@ func (v *verifier) ray(r *Result) {
 	d := make([]float64, n)
 	for j, dj := range r.Ray {
 		dj /= dmax
+		if math.Abs(dj) <= rayNoise {
+			dj = 0 // rounding noise of the solve, not a direction
+		}
 		if dj < 0 && p.ColLower[j] > math.Inf(-1) || dj > 0 && p.ColUpper[j] < math.Inf(1) {
 			if math.Abs(dj) > tol {
 				b := p.ColLower[j]
