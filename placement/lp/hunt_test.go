@@ -44,6 +44,37 @@ func TestRayNoise(t *testing.T) {
 	}
 }
 
+// TestRayNoiseCancels: the unbounded ray Solve proved for rapid's
+// badly scaled LP of TestReview3BadScaling (min 0.5·x4, three equality
+// rows at 0, all columns free) has entries 3.6e-17 on x0 and −3.6e-14 on
+// x2, which cancel in R2 = 10·x0 + 0.01·x2 up to rounding. Taking the
+// first as noise (0) and not the second made R2 "decrease (−3.6e-16)";
+// both are within the noise a row of such coefficients may carry.
+func TestRayNoiseCancels(t *testing.T) {
+	inf := math.Inf(1)
+	p := &Problem{Cost: []float64{0, 0, 0, 0, 0.5},
+		ColLower: []float64{-inf, -inf, -inf, -inf, -inf}, ColUpper: []float64{inf, inf, inf, inf, inf},
+		RowLower: []float64{0, 0, 0}, RowUpper: []float64{0, 0, 0},
+		A: Matrix{Rows: 3, Cols: 5, Start: []int{0, 2, 4, 5, 5, 7}, Index: []int{1, 2, 0, 1, 2, 0, 1},
+			Value: []float64{100, 10, -2, -200, 0.01, -0.30000000000000004, -30}}}
+	r := Result{Status: Unbounded, Ray: []float64{3.552713678800501e-17, 0.125, -3.552713678800501e-14, 0, -0.8333333333333333}}
+	if err := r.Verify(p, 1e-6); err != nil {
+		t.Fatalf("ray %v: %v", r.Ray, err)
+	}
+	s, err := Solve(context.Background(), p, Options{})
+	if err != nil || s.Status != Unbounded {
+		t.Fatalf("Solve: %v, %v; want unbounded", s.Status, err)
+	}
+	if err := s.Verify(p, 1e-6); err != nil {
+		t.Fatalf("Solve's ray %v: %v", s.Ray, err)
+	}
+	// A violation above the noise still fails: x2 at −1e-9 moves R2.
+	r.Ray[2] = -1e-9
+	if err := r.Verify(p, 1e-12); err == nil {
+		t.Fatalf("ray %v moving R2 below 0 passed", r.Ray)
+	}
+}
+
 // TestWarmOptimalBasisNoIteration is rapid's minimised case of
 // TestBoundChangeResolve: an LP with alternative optima is solved, a
 // column's bound tightened and the LP re-solved (the same optimum, another
