@@ -105,23 +105,35 @@ func (c propCase) problem(price float64) placement.Problem {
 
 // propNodeLimit bounds the branch-and-bound of every solve of the property
 // tests. Now and then rapid draws an integer program that neither Solve
-// nor CBC proves optimal in minutes (seed 5002506612990848149 of
-// TestGangProperties: 17 node counts in a knapsack of monthly stretches,
-// 0.7 % between the best plan and the bound after 900 000 of CBC's nodes).
-// Stopped there, a plan comes with its proven bound, and the properties
-// are checked on what the two plans prove (optimumAtMost); a node limit,
-// unlike a time limit, keeps every solve deterministic.
+// nor CBC proves optimal in minutes (the case of seed 5002506612990851552
+// in TestGangProperties's run from seed 5002506612990848149: 17 node counts
+// in a knapsack of monthly stretches, 0.7 % between the best plan and the
+// bound after 900 000 of CBC's nodes). Stopped there, a plan comes with
+// its proven bound, and the properties are checked on what the two plans
+// prove (optimumAtMost); a node limit, unlike a time limit, keeps every
+// solve deterministic. In -short mode (the race pass, where a node costs
+// some ten times as much: that case's three solves of 20 000 nodes took 2
+// minutes) the limit is propNodeLimit/10 (propNodes).
 const propNodeLimit = 20000
 
-// solveProp solves p within propNodeLimit nodes: the plan is optimal, or
+// propNodes is the node limit of solveProp: propNodeLimit, a tenth of it
+// in -short mode.
+func propNodes() int {
+	if testing.Short() {
+		return propNodeLimit / 10
+	}
+	return propNodeLimit
+}
+
+// solveProp solves p within propNodes() nodes: the plan is optimal, or
 // feasible with the node limit reached.
 func solveProp(t *rapid.T, p placement.Problem) placement.Plan {
-	p.Options.NodeLimit = propNodeLimit
+	p.Options.NodeLimit = propNodes()
 	plan, err := placement.Solve(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plan.Status != placement.Optimal && (plan.Status != placement.Feasible || plan.Stats.Nodes < propNodeLimit) {
+	if plan.Status != placement.Optimal && (plan.Status != placement.Feasible || plan.Stats.Nodes < p.Options.NodeLimit) {
 		t.Fatalf("status %v after %d nodes, gap %g", plan.Status, plan.Stats.Nodes, plan.Gap)
 	}
 	return plan
@@ -130,7 +142,7 @@ func solveProp(t *rapid.T, p placement.Problem) placement.Plan {
 // optimumAtMost returns the two figures that say whether the optimum of a
 // can be at most that of b: their totals when both plans are proven
 // optimal, else a's proven bound and b's total (a plan stopped by
-// propNodeLimit proves its optimum only between the two).
+// the node limit proves its optimum only between the two).
 func optimumAtMost(a, b placement.Plan) (x, y float64) {
 	if a.Status == placement.Optimal && b.Status == placement.Optimal {
 		return f64(a.Total), f64(b.Total)
@@ -283,7 +295,7 @@ func propScaling(t *rapid.T) {
 		}
 		return
 	}
-	// Stopped by propNodeLimit: the proven ranges [bound, total] overlap.
+	// Stopped by the node limit: the proven ranges [bound, total] overlap.
 	if lo := f64(sp.Bound); lo > k*base+1e-6*max(1, k*base) {
 		t.Fatalf("prices × %g: bound %g above %g × the total %g", k, lo, k, base)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/gputco/gputco/placement/internal/merit"
@@ -345,6 +346,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	// Root probing (tighter bounds and a better bound for the search, see
 	// probe) and a descent from the plan, one integer at a time.
 	mp, lo, relaxIters := p, p.ColLower, r.Iterations
+	cutOff := false // whether probing cut off bounds where no plan beats inc
 	if x != nil && relGap(inc, bound) > in.s.Gap && ctx.Err() == nil && in.s.Solver != CBC {
 		plo, pup, pr, pb, perr := st.probe(ctx, &relax, r, inc)
 		if perr != nil && ctx.Err() == nil {
@@ -354,6 +356,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 			tight := *p
 			tight.ColLower, tight.ColUpper = plo, pup
 			mp, lo, r, bound = &tight, plo, pr, max(bound, min(pb, inc))
+			cutOff = !slices.Equal(plo, p.ColLower) || !slices.Equal(pup, p.ColUpper)
 		}
 		st.report(bound, inc)
 	}
@@ -403,6 +406,12 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	optimal := mr.Status == lp.Optimal
 	if b := mr.Bound; !math.IsInf(b, 0) && !math.IsNaN(b) && mr.Status != lp.Infeasible {
 		bound = max(bound, min(b, inc))
+	}
+	if mr.Status == lp.Infeasible && cutOff {
+		// Probing kept only the sides of its columns that may hold a plan
+		// cheaper than the incumbent (whose own point may lie outside):
+		// none does, so the incumbent is optimal.
+		bound = inc
 	}
 	if mr.Status == lp.Infeasible && x == nil {
 		if sol, ok, err := st.withoutGangs(ctx, pl, pm); ok { // gangmodel.go

@@ -61,7 +61,8 @@ import (
 //     duals in this package's sign convention (see Result).
 //   - Iterations and Nodes: as CBC reports them. Bound: Objective when
 //     Optimal (CBC proved it within the gap); for a MILP stopped at a limit
-//     the "Lower bound" CBC prints (3 decimals), else −Inf for a
+//     the "Lower bound" CBC prints (3 decimals) less half a unit of its
+//     last digit (what the rounding may have added), else −Inf for a
 //     minimisation (+Inf for a maximisation); for Infeasible the opposite
 //     infinity. Gap: 0 when Optimal, else from Objective and Bound (+Inf
 //     without a solution).
@@ -391,6 +392,31 @@ var (
 	cbcLPItersRe    = regexp.MustCompile(`(?m)objective \S+ - (\d+) iterations`)
 )
 
+// printedLowerBound reads the "Lower bound" CBC prints for a MILP stopped
+// at a limit. CBC rounds it (to 3 decimals): the bound it proved may be up
+// to half a unit of the last digit printed below the figure, so that half
+// unit is taken off — a bound above what was proven would claim too much.
+func printedLowerBound(s string) (float64, bool) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || strings.ContainsAny(s, "xX") {
+		return 0, false // not a decimal figure: no bound
+	}
+	if math.IsInf(v, 0) {
+		return v, true
+	}
+	mant, exp, _ := strings.Cut(strings.ToLower(s), "e")
+	e := 0
+	if exp != "" {
+		if e, err = strconv.Atoi(exp); err != nil {
+			return 0, false
+		}
+	}
+	if _, frac, ok := strings.Cut(mant, "."); ok {
+		e -= len(frac)
+	}
+	return v - 0.5*math.Pow(10, float64(e)), true
+}
+
 // readCBCSolution maps CBC's output and solution files to a Result.
 // kept lists the rows of p that were written, in order.
 // elapsed is the time since the solve started.
@@ -472,7 +498,7 @@ func readCBCSolution(p *Problem, kept []int, opt Options, elapsed time.Duration,
 	}
 	if isMIP && res.Status != Optimal {
 		if mm := cbcLowerRe.FindSubmatch(out); mm != nil {
-			if v, err := strconv.ParseFloat(string(mm[1]), 64); err == nil {
+			if v, ok := printedLowerBound(string(mm[1])); ok {
 				res.Bound = sign * v
 			}
 		}

@@ -1,0 +1,42 @@
+package placement_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gputco/gputco/placement"
+	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/workload"
+)
+
+// TestProbeCutOffProvesOptimal is rapid's seed 16090449157117741537 of
+// TestGangsShare, minimised: three gangs (16 GPUs for 2 days, 8 for 9.75,
+// 8 to 32 for 40 days at 24) on a monthly reservation of 4 nodes of 8
+// GPUs at 10 per node-hour and 1 on-demand node at 60, over a year. Root
+// probing cuts off the sides of a node count where no plan beats the
+// first plan (2 reserved nodes all year, 2 × 8760 h × 10 = 175 200, cbc's
+// optimum), and the branch-and-bound of what is left finds it infeasible:
+// that proves the plan optimal. Solve had kept the relaxation's bound
+// (96 960) and returned the plan Feasible with a 45 % gap, no limit set.
+func TestProbeCutOffProvesOptimal(t *testing.T) {
+	g2 := pretrain("g2", 24, 40, 193*day)
+	g2.GangSizes = workload.GangSizes{MinGPUs: 8, MaxGPUs: 32}
+	p := placement.Problem{
+		Workloads: []workload.Workload{pretrain("g0", 16, 2, 33*day), pretrain("g1", 8, 9.75, 71*day), g2},
+		Offers: []provider.Offer{fabric(onDemand("od", "60", 8, 1)),
+			fabric(node("res", provider.Reserved{Term: provider.Month, RecurringPerHour: dec("10")}, 8, 4))},
+		Assumptions: bare(),
+		Options:     placement.Options{OverTime: true, Period: 24 * time.Hour, Slices: 1}}
+	plan, err := placement.Solve(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Unplaced) > 0 {
+		t.Fatalf("unplaced %v", plan.Unplaced[0].Err)
+	}
+	want := dec("175200")
+	if plan.Status != placement.Optimal || !plan.Bound.Equal(plan.Total) || !plan.Total.Equal(want) {
+		t.Fatalf("status %v, total %s, bound %s; want optimal at %s", plan.Status, plan.Total, plan.Bound, want)
+	}
+}
