@@ -22,6 +22,12 @@ func (s *simplex) run() outcome {
 	if flipped {
 		s.computePrimal()
 	}
+	if inf == 0 && s.primalInfeasibility() <= s.tolP {
+		// A start that is optimal already (a warm start from an optimal
+		// basis) takes no iteration: perturbing its costs could make a
+		// degenerate one pivot to another optimal vertex.
+		return outOptimal
+	}
 	if inf > 0 {
 		if s.primalInfeasibility() <= s.tolP {
 			// Primal feasible: the primal simplex fixes the dual side.

@@ -635,13 +635,14 @@ func (s *simplex) price() {
 			}
 			s.alpha[lv] += ri
 		}
-		for k := s.nbStart[i]; k < s.nbEnd[i]; k++ {
-			j := s.nbIndex[k]
+		a, b := s.nbStart[i], s.nbEnd[i]
+		vals := s.nbValue[a:b]
+		for k, j := range s.nbIndex[a:b] {
 			if !s.alphaMark[j] {
 				s.alphaMark[j] = true
 				s.alphaIdx = append(s.alphaIdx, j)
 			}
-			s.alpha[j] += ri * s.nbValue[k]
+			s.alpha[j] += ri * vals[k]
 		}
 	}
 }
@@ -657,9 +658,8 @@ func (s *simplex) dualRatio(toLower bool, delta float64) int {
 	}
 	cands := s.cands[:0]
 	for _, j := range s.alphaIdx {
-		if s.lower[j] == s.upper[j] {
-			continue
-		}
+		// Status and sign first: most entries fail them, and the bounds
+		// are two more loads.
 		a := sign * s.alpha[j]
 		switch s.state[j] {
 		case atLower:
@@ -677,6 +677,9 @@ func (s *simplex) dualRatio(toLower bool, delta float64) int {
 		default:
 			continue
 		}
+		if s.lower[j] == s.upper[j] {
+			continue
+		}
 		dj := s.d[j]
 		h := (dj + s.tolD) / a
 		if a < 0 {
@@ -689,7 +692,11 @@ func (s *simplex) dualRatio(toLower bool, delta float64) int {
 	for len(cands) > 0 {
 		tmax := math.Inf(1)
 		for _, c := range cands {
-			tmax = min(tmax, c.harris)
+			// Not min: its NaN and signed-zero rules cost a branch chain,
+			// and the bounds are numbers.
+			if c.harris < tmax {
+				tmax = c.harris
+			}
 		}
 		drop := 0.0
 		for _, c := range cands {
@@ -828,8 +835,9 @@ func (s *simplex) dualPhase2() outcome {
 		}
 		s.lu.ftran(s.tau)
 
+		ts := thetaD * sign
 		for _, j := range s.alphaIdx {
-			s.d[j] -= thetaD * sign * s.alpha[j]
+			s.d[j] -= ts * s.alpha[j]
 		}
 		s.d[q] = 0
 		// Bound flips.

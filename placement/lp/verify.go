@@ -33,7 +33,8 @@ import (
 //     recession direction: an entry against a finite column bound fails
 //     unless it is within tol (then it is taken as 0), and on the ray so
 //     cleaned each row with a finite bound moves away from it by no more
-//     than tol·Σ_j|a_ij·d_j|, and the objective improves (cᵀd < 0 for a
+//     than tol·Σ_j|a_ij·d_j| plus the rounding noise of its entries
+//     (64 ulps of Σ_j|a_ij| over the non-zero d_j), and the objective improves (cᵀd < 0 for a
 //     minimisation, > 0 for a maximisation, by more than tol·Σ|c_j·d_j|).
 //     A large entry thus cannot hide a violation or carry the improvement.
 //
@@ -227,7 +228,13 @@ func (v *verifier) dual(r *Result) {
 // rayNoise is the size, relative to a ray's largest entry, below which an
 // entry is rounding noise (a few ulps of 1) and is taken as 0: an entry of
 // 2.2e-16 on a row met by a free column failed a Farkas ray a warm
-// re-solve had proven (TestBoundChangeResolve's saved case).
+// re-solve had proven (TestBoundChangeResolve's saved case). For an
+// unbounded ray, each row may move by the noise its columns' entries can
+// carry (rayNoise·Σ_j|a_ij| over the ray's non-zero entries): an entry of
+// 1.9e-16 on a free column, alone in a row at its upper bound, failed a
+// proven ray (TestLPProperties, TestRayNoise), and so did entries of
+// 4e-17 and 4e-14 that cancel in a row of coefficients 10 and 0.01 of a
+// badly scaled LP (TestReview3BadScaling) once the smaller is taken as 0.
 const rayNoise = 64 * 0x1p-52
 
 func (v *verifier) farkas(r *Result) {
@@ -353,6 +360,9 @@ func (v *verifier) ray(r *Result) {
 		}
 		d[j] = dj
 	}
+	// A row may also move by what entries of rounding noise (rayNoise of
+	// the largest) on its columns can make it move: tiny entries of a
+	// badly scaled ray cancel each other only up to their own rounding.
 	cd, cmag := 0.0, 0.0
 	ad := make([]float64, m)
 	amag := make([]float64, m)
@@ -361,15 +371,19 @@ func (v *verifier) ray(r *Result) {
 		cmag += math.Abs(p.Cost[j] * dj)
 		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
 			t := p.A.Value[k] * dj
-			ad[p.A.Index[k]] += t
-			amag[p.A.Index[k]] += math.Abs(t)
+			i := p.A.Index[k]
+			ad[i] += t
+			amag[i] += math.Abs(t) * tol
+			if dj != 0 {
+				amag[i] += math.Abs(p.A.Value[k]) * rayNoise
+			}
 		}
 	}
 	for i := 0; i < m; i++ {
-		if ad[i] < -tol*amag[i] && p.RowLower[i] > math.Inf(-1) {
+		if ad[i] < -amag[i] && p.RowLower[i] > math.Inf(-1) {
 			v.fail("ray: row %s decreases (%v) but has lower bound %v", p.RowName(i), ad[i]*dmax, p.RowLower[i])
 		}
-		if ad[i] > tol*amag[i] && p.RowUpper[i] < math.Inf(1) {
+		if ad[i] > amag[i] && p.RowUpper[i] < math.Inf(1) {
 			v.fail("ray: row %s increases (%v) but has upper bound %v", p.RowName(i), ad[i]*dmax, p.RowUpper[i])
 		}
 	}
