@@ -168,9 +168,15 @@ func TestReview3UnplacedNamesHorizon(t *testing.T) {
 // at one size in one window (Assignment.Gang: offer, GPUs, nodes, start,
 // finish, wall time; Plan.String prints it), but Plan.MarshalJSON leaves
 // the gang out — its doc lists only the terms behind each use as left
-// out — so a JSON consumer cannot tell where or when the gang runs.
+// out — so a JSON consumer cannot tell where or when the gang runs. The
+// race pass (-short) plans seed 8002 of the generator, which also places
+// its gang, in a tenth of the time of 8000 under -race.
 func TestReview3GangInJSON(t *testing.T) {
-	p := timePortfolio(8000, 2, 1, 1, 4, 3, provider.Year, 3*provider.Month, false)
+	seed := uint64(8000)
+	if testing.Short() {
+		seed = 8002
+	}
+	p := timePortfolio(seed, 2, 1, 1, 4, 3, provider.Year, 3*provider.Month, false)
 	plan, err := placement.Solve(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
