@@ -103,6 +103,9 @@ func benchSolve(b *testing.B, p placement.Problem) {
 	b.ReportMetric(float64(plan.Stats.Cols), "cols")
 	b.ReportMetric(float64(plan.Stats.Integers), "integers")
 	b.ReportMetric(float64(plan.Stats.Iterations), "iterations")
+	if plan.Stats.FirstPlan > 0 {
+		b.ReportMetric(plan.Stats.FirstPlan.Seconds(), "first-plan-s")
+	}
 	if os.Getenv("GPUTCO_BENCH_CBC") == "" {
 		return
 	}

@@ -23,6 +23,9 @@ import (
 // day's slices merge with those of every other day that no job's deadline
 // tells apart.
 func (in *instance) sliceClasses(pl pool) (rep []int, mult []float64) {
+	if in.classes != nil { // a coarse relaxation's (coarse.go)
+		return in.classes.rep, in.classes.mult
+	}
 	T := len(in.hours)
 	rep, mult = make([]int, T), make([]float64, T)
 	for t := range rep {

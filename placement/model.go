@@ -44,6 +44,9 @@ type instance struct {
 	// what it can exactly (reduce.go); off, it is the model of the package
 	// comment term by term.
 	reduce bool
+	// classes, when set, are the slice classes of a coarse relaxation
+	// (coarse.go) in place of sliceClasses'.
+	classes *classes
 }
 
 // wdata is one placeable workload.

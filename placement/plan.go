@@ -289,4 +289,10 @@ type Stats struct {
 	// Solver names the solver of the general path.
 	Solver  string
 	Elapsed time.Duration
+	// FirstPlan is when, from Solve's start, the last pool solved had its
+	// first feasible plan (a pool solved in closed form, by the merit-order
+	// programme or as a pure LP, has it when it is solved): the time to a
+	// first plan of the whole problem, which a time limit returns when it
+	// stops the search.
+	FirstPlan time.Duration
 }

@@ -102,6 +102,7 @@ func (in *instance) solve(ctx context.Context, start time.Time) (Plan, error) {
 			return Plan{}, err
 		}
 		sols[i] = sol
+		st.firstPlan()
 		st.bound += sol.bound
 		st.cost += sol.cost
 		if err != nil {
@@ -131,8 +132,19 @@ type solveState struct {
 	pool, pools int
 	bound, cost float64 // of the pools solved
 	stats       Stats
+	// planned is the pool that last had its first plan (Stats.FirstPlan).
+	planned int
 	// pm is the model of the pool being solved as a MILP.
 	pm *poolModel
+}
+
+// firstPlan records the time of the current pool's first plan: with the
+// pools before it solved, the time to a first plan of the whole problem.
+func (st *solveState) firstPlan() {
+	if st.planned < st.pool {
+		st.planned = st.pool
+		st.stats.FirstPlan = time.Since(st.start)
+	}
 }
 
 // report calls the progress callback with the pools solved plus the
@@ -301,13 +313,48 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	}
 	relax := *p
 	relax.Integer = nil
+	// A first plan without the LP (firstplan.go): what a limit returns when
+	// the relaxation is not solved in time, and a candidate incumbent.
+	var hx []float64
+	hinc := math.Inf(1)
+	if ints > 0 {
+		if hx, hinc = pm.greedyPlan(in, nil); hx != nil {
+			st.firstPlan()
+		}
+	}
+	// A large model's early bound: the relaxation of its coarse model
+	// (coarse.go), a fraction of its size.
+	cbound := math.Inf(-1)
+	if ints > 0 && p.NumCols() >= coarseMinCols {
+		var hint *coarseHint
+		cbound, hint = st.coarseBound(ctx, pl)
+		// The coarse relaxation's commitments, rounded, held by a greedy plan
+		// that prefers the pairs the relaxation uses.
+		if hint != nil {
+			if cx, cinc := pm.greedyPlan(in, hint); cx != nil && cinc < hinc {
+				hx, hinc = cx, cinc
+				st.firstPlan()
+			}
+		}
+		st.report(max(cbound, boxBound(p)), hinc)
+	}
+	// heuristic is the pool's plan when ctx ended before a better one: the
+	// first plan with the best bound known (the coarse one, or that of the
+	// column bounds alone).
+	heuristic := func(bound float64) (*poolSolution, error) {
+		sol := pm.solution(in, hx, hinc, min(max(bound, cbound, boxBound(p)), hinc))
+		return sol, ctx.Err()
+	}
 	// While the relaxation is solved the pool has no proven bound (the
 	// simplex's objective on the way is none): it adds nothing to the
-	// Bound reported.
+	// Bound reported, and a first plan is reported once it has one.
 	opt := lp.Options{Progress: func(lp.Progress) { st.report(0, math.Inf(1)) }}
 	r, err := lp.Solve(ctx, &relax, opt)
 	st.stats.Iterations += r.Iterations
 	if err != nil {
+		if hx != nil && ctx.Err() != nil {
+			return heuristic(math.Inf(-1))
+		}
 		return nil, solverErr(err)
 	}
 	switch r.Status {
@@ -320,7 +367,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	default:
 		return nil, fmt.Errorf("%w: LP relaxation ended %s", ErrSolver, r.Status)
 	}
-	bound := r.Objective
+	bound := max(r.Objective, cbound)
 	duals := pm.duals(in, &r)
 	if ints == 0 {
 		sol := pm.solution(in, r.X, r.Objective, r.Objective)
@@ -331,7 +378,16 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	// re-optimised; enough when it is within the gap.
 	x, inc, err := st.roundAndFix(ctx, &relax, p, r, pm.runGroups())
 	if err != nil && x == nil {
+		if hx != nil && ctx.Err() != nil {
+			return heuristic(bound)
+		}
 		return nil, err
+	}
+	if hx != nil && hinc < inc {
+		x, inc = hx, hinc
+	}
+	if x != nil {
+		st.firstPlan()
 	}
 	if relGap(inc, bound) > in.s.Gap && ctx.Err() == nil {
 		// A better first plan, perhaps within the gap: a dive.
@@ -429,6 +485,47 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	sol.stockValue, sol.peakValue = duals.stock, duals.peak
 	sol.optimal = optimal || relGap(inc, bound) <= in.s.Gap
 	return sol, ctx.Err()
+}
+
+// coarseBound is the optimum of the LP relaxation of pool pl's coarse model
+// (coarse.go): a lower bound of the pool's optimum, −Inf when there is no
+// coarse model or its relaxation is not solved (ctx ended); with the
+// relaxation's point as a hint for greedyPlan (nil with no bound).
+func (st *solveState) coarseBound(ctx context.Context, pl pool) (float64, *coarseHint) {
+	cp := st.in.coarse(pl)
+	if cp == nil {
+		return math.Inf(-1), nil
+	}
+	cm, err := cp.model(pl)
+	if err != nil {
+		return math.Inf(-1), nil
+	}
+	relax := *cm.prob
+	relax.Integer = nil
+	r, err := lp.Solve(ctx, &relax, lp.Options{})
+	st.stats.Iterations += r.Iterations
+	if err != nil || r.Status != lp.Optimal {
+		return math.Inf(-1), nil
+	}
+	h := &coarseHint{nodes: map[int][]int{}, use: map[int]float64{}}
+	for k, cols := range cm.nCols {
+		n := make([]int, len(cols))
+		for i, j := range cols {
+			n[i] = int(min(relax.ColUpper[j], math.Round(r.X[j])))
+		}
+		h.nodes[k] = n
+	}
+	for q, xs := range cm.xCol {
+		for t, j := range xs {
+			if j >= 0 {
+				h.use[q] += r.X[j] * cm.mult[t]
+			}
+		}
+	}
+	for q, j := range cm.hCol {
+		h.use[q] += r.X[j]
+	}
+	return r.Objective, h
 }
 
 // builtinMIP solves a MILP with lp.Solve (branch-and-bound where lp has it).

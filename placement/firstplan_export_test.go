@@ -1,0 +1,100 @@
+package placement
+
+import (
+	"context"
+	"github.com/gputco/gputco/placement/lp"
+	"time"
+)
+
+// FirstPlanAtLimit is Solve's plan when its time limit ends as each pool's
+// LP relaxation starts: every pool's MILP path is taken (the merit-order
+// programme skipped) with a context that has ended, so each pool has the
+// first plan greedyPlan builds or none. built says how many pools had one,
+// of pools.
+func FirstPlanAtLimit(p Problem) (plan Plan, built, pools int, err error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return Plan{}, 0, 0, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	pls := in.pools()
+	st := &solveState{in: in, start: time.Now(), pools: len(pls)}
+	sols := make([]*poolSolution, len(pls))
+	for i, pl := range pls {
+		st.pool = i + 1
+		sol, _ := st.solveMILP(ctx, pl)
+		if sol == nil {
+			return Plan{Status: NoPlan}, built, len(pls), nil
+		}
+		sols[i] = sol
+		built++
+	}
+	plan = in.plan(pls, sols)
+	plan.Stats = st.stats
+	return plan, built, len(pls), nil
+}
+
+// GreedyPlans returns the model of each pool of p and greedyPlan's points
+// in it with their objectives (nil, +Inf where it built none): on
+// pay-as-you-go capacity alone, and holding the commitments of the pool's
+// coarse relaxation rounded up (coarseBound).
+func GreedyPlans(p Problem) (models []*lp.Problem, points [][]float64, objs []float64, err error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	st := &solveState{in: in, start: time.Now()}
+	for _, pl := range in.pools() {
+		pm, err := in.model(pl)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		x, obj := pm.greedyPlan(in, nil)
+		models, points, objs = append(models, pm.prob), append(points, x), append(objs, obj)
+		if _, hint := st.coarseBound(context.Background(), pl); hint != nil {
+			x, obj := pm.greedyPlan(in, hint)
+			models, points, objs = append(models, pm.prob), append(points, x), append(objs, obj)
+		}
+	}
+	return models, points, objs, nil
+}
+
+// CoarseOptima returns, for each pool of p whose coarse relaxation merges
+// slices, the optimum of that relaxation's MILP and of the pool's own
+// model (both by lp.Solve to a gap of 1e-9), and the columns of each.
+func CoarseOptima(p Problem) (coarse, full []float64, coarseCols, fullCols []int, err error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	ctx := context.Background()
+	for _, pl := range in.pools() {
+		cp := in.coarse(pl)
+		if cp == nil {
+			continue
+		}
+		cm, err := cp.model(pl)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		fm, err := in.model(pl)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		cr, err := lp.Solve(ctx, cm.prob, lp.Options{Gap: 1e-9})
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		fr, err := lp.Solve(ctx, fm.prob, lp.Options{Gap: 1e-9})
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		if cr.Status != lp.Optimal || fr.Status != lp.Optimal {
+			continue
+		}
+		coarse, full = append(coarse, cr.Objective), append(full, fr.Objective)
+		coarseCols, fullCols = append(coarseCols, cm.prob.NumCols()), append(fullCols, fm.prob.NumCols())
+	}
+	return coarse, full, coarseCols, fullCols, nil
+}

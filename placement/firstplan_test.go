@@ -1,0 +1,89 @@
+package placement_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/gputco/gputco/placement"
+	"github.com/gputco/gputco/placement/lp"
+	"github.com/gputco/gputco/provider"
+)
+
+// TestFirstPlanAtLimit: a time limit that ends before the LP relaxation is
+// solved returns the first plan built without the LP (greedy, on
+// pay-as-you-go capacity) when one exists: a feasible plan (placement/lp's
+// check of a start point accepts it), never below the bound Solve proves,
+// with a bound never above Solve's plan; Solve without a limit, whose
+// search starts from the same first plan, finds cbc's optimum in
+// TestOverTimeCBC.
+func TestFirstPlanAtLimit(t *testing.T) {
+	n := 6
+	if testing.Short() {
+		n = 1 // growing curves are integrated numerically by tco: slow under the race detector
+	}
+	planned, checked, built := 0, 0, 0
+	for seed := range uint64(n) {
+		p := timePortfolio(seed+1, 2, 1, 2, 4, 3, provider.Year, 3*provider.Month, seed%2 == 1)
+		p.Options.NodeLimit = 2000
+		best, err := placement.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		first, pooled, pools, err := placement.FirstPlanAtLimit(p)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		t.Logf("seed %d: %d of %d pools with a first plan", seed, pooled, pools)
+		if first.Status == placement.NoPlan {
+			continue // no pay-as-you-go plan: the limit ends with none, as before
+		}
+		planned++
+		if first.Status != placement.Feasible {
+			t.Errorf("seed %d: status %v at the limit, want Feasible", seed, first.Status)
+		}
+		if first.Total.LessThan(best.Bound.Sub(dec("0.01"))) {
+			t.Errorf("seed %d: first plan %s below the bound %s of the optimum", seed, first.Total, best.Bound)
+		}
+		if first.Bound.GreaterThan(best.Total.Add(dec("0.01"))) {
+			t.Errorf("seed %d: bound %s at the limit above a plan's total %s", seed, first.Bound, best.Total)
+		}
+		if first.Stats.FirstPlan <= 0 {
+			t.Errorf("seed %d: Stats.FirstPlan %v", seed, first.Stats.FirstPlan)
+		}
+		placedFirst := len(p.Workloads) - len(first.Unplaced)
+		if placedBest := len(p.Workloads) - len(best.Unplaced); placedFirst != placedBest {
+			t.Errorf("seed %d: %d placed at the limit, %d by the optimum", seed, placedFirst, placedBest)
+		}
+		// placement/lp's own check of a start point accepts every first plan
+		// as the incumbent of its search, at its objective.
+		models, points, objs, err := placement.GreedyPlans(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range models {
+			if points[i] == nil {
+				continue
+			}
+			built++
+			t.Logf("seed %d: first plan %d of %.2f (Solve's %s)", seed, i, objs[i], best.Total)
+			// Where one iteration finds no plan by itself, the start is the
+			// incumbent lp reports.
+			if r, _ := lp.Solve(context.Background(), m, lp.Options{IterationLimit: 1}); r.HasSolution() {
+				continue
+			}
+			r, _ := lp.Solve(context.Background(), m, lp.Options{Start: points[i], IterationLimit: 1})
+			checked++
+			if !r.HasSolution() || r.Objective > objs[i]+1e-9*max(1, math.Abs(objs[i])) {
+				t.Errorf("seed %d pool %d: lp takes the first plan as %v at %v, want at most its objective %v", seed, i, r.Status, r.Objective, objs[i])
+			}
+		}
+	}
+	t.Logf("%d first plans built (pay-as-you-go, and with the coarse commitments), %d checked by lp", built, checked)
+	if checked == 0 {
+		t.Errorf("no first plan checked by lp")
+	}
+	if planned < n/2 {
+		t.Errorf("a first plan at the limit in %d of %d problems, want at least half", planned, n)
+	}
+}
