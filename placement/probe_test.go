@@ -14,15 +14,17 @@ import (
 // branch-and-bound to 1e-9 on the untightened model) on random
 // portfolios: its bound is at most the optimum and at least the
 // relaxation's, and where it tightened column bounds the MILP at them has
-// the same optimum (or, when the first plan is optimal, none better).
+// the same optimum (or, when the first plan is optimal, none better). The
+// race pass (-short) runs seeds 0, 2 and 8, where the probe tightens one
+// bound, in a tenth of the time of seed 1.
 func TestRootProbe(t *testing.T) {
-	n := 10
+	seeds := []uint64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
 	if testing.Short() {
-		n = 3
+		seeds = []uint64{0, 2, 8}
 	}
 	ctx := context.Background()
 	probed := 0
-	for seed := range uint64(n) {
+	for _, seed := range seeds {
 		p := portfolio(seed+500, 4, 3, 6, 24*time.Hour, seed%2 == 0)
 		p.Options.Slices = 6
 		relaxed, bound, inc, tight, tightened, err := placement.RootProbe(p)
