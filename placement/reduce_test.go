@@ -57,25 +57,7 @@ func TestReductionsExact(t *testing.T) {
 		if reduced.NumCols() >= full.NumCols() {
 			t.Errorf("seed %d: reduced model %d columns, full %d: nothing reduced", seed, reduced.NumCols(), full.NumCols())
 		}
-		var buf bytes.Buffer
-		if err := lp.WriteMPS(&buf, full); err != nil {
-			t.Fatal(err)
-		}
-		want := cbcObjective(t, bin, buf.Bytes())
-		plan, err := placement.Solve(ctx, p)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		if got := f64(plan.Total); math.Abs(got-want) > 1e-6*max(1, math.Abs(want)) {
-			t.Errorf("seed %d: Solve %.6f, cbc on the full model %.6f", seed, got, want)
-		}
-		r, err := lp.Solve(ctx, reduced, lp.Options{Gap: 1e-9})
-		if err != nil || r.Status != lp.Optimal {
-			t.Fatalf("seed %d: reduced model %v %v", seed, r.Status, err)
-		}
-		if math.Abs(r.Objective-want) > 1e-6*max(1, math.Abs(want)) {
-			t.Errorf("seed %d: reduced model's optimum %.6f, full model's %.6f", seed, r.Objective, want)
-		}
+		checkReduced(ctx, t, bin, seed, p, full, reduced)
 	}
 }
 
@@ -180,31 +162,39 @@ func TestReductionsMergedSlices(t *testing.T) {
 		if useSlices(reduced) < 12 {
 			merged++
 		}
-		var buf bytes.Buffer
-		if err := lp.WriteMPS(&buf, full); err != nil {
-			t.Fatal(err)
-		}
-		want := cbcObjective(t, bin, buf.Bytes())
-		plan, err := placement.Solve(ctx, p)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		if got := f64(plan.Total); math.Abs(got-want) > 1e-6*max(1, math.Abs(want)) {
-			t.Errorf("seed %d: Solve %.6f, cbc on the full model %.6f", seed, got, want)
-		}
-		r, err := lp.Solve(ctx, reduced, lp.Options{Gap: 1e-9})
-		if err != nil || r.Status != lp.Optimal {
-			t.Fatalf("seed %d: reduced model %v %v", seed, r.Status, err)
-		}
-		if math.Abs(r.Objective-want) > 1e-6*max(1, math.Abs(want)) {
-			t.Errorf("seed %d: reduced model's optimum %.6f, full model's %.6f", seed, r.Objective, want)
-		}
+		want := checkReduced(ctx, t, bin, seed, p, full, reduced)
 		t.Logf("seed %d: full %d×%d, reduced %d×%d, use columns in %d slices; optimum %.4f", seed,
 			full.NumRows(), full.NumCols(), reduced.NumRows(), reduced.NumCols(), useSlices(reduced), want)
 	}
 	if merged < n/2 {
 		t.Errorf("slices merged in %d of %d portfolios: the test does not test the merge", merged, n)
 	}
+}
+
+// checkReduced holds Solve's plan of p and the optimum of the reduced model
+// to cbc's optimum of the full one, which it returns.
+func checkReduced(ctx context.Context, t *testing.T, bin string, seed uint64, p placement.Problem, full, reduced *lp.Problem) float64 {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := lp.WriteMPS(&buf, full); err != nil {
+		t.Fatal(err)
+	}
+	want := cbcObjective(t, bin, buf.Bytes())
+	plan, err := placement.Solve(ctx, p)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	if got := f64(plan.Total); math.Abs(got-want) > 1e-6*max(1, math.Abs(want)) {
+		t.Errorf("seed %d: Solve %.6f, cbc on the full model %.6f", seed, got, want)
+	}
+	r, err := lp.Solve(ctx, reduced, lp.Options{Gap: 1e-9})
+	if err != nil || r.Status != lp.Optimal {
+		t.Fatalf("seed %d: reduced model %v %v", seed, r.Status, err)
+	}
+	if math.Abs(r.Objective-want) > 1e-6*max(1, math.Abs(want)) {
+		t.Errorf("seed %d: reduced model's optimum %.6f, full model's %.6f", seed, r.Objective, want)
+	}
+	return want
 }
 
 // useSlices counts the slices that have a use column x_<w>_<k>_<t> in m.
