@@ -68,8 +68,11 @@ func TestReview6ShortHorizonIncrement(t *testing.T) {
 // (total 52 560 where 48 180 is possible) as Optimal, with a bound above a
 // feasible cost: the 6-month service's demand ends at its Horizon
 // (review5's fix) but its commitments do not. The package doc says a
-// service's demand ends at its own Horizon "as tco costs it alone".
-// Severity: medium (a wrong decision, proven "optimal").
+// service's demand ends at its own Horizon "as tco costs it alone"; it
+// also says that without planning over time commitments last the whole
+// horizon — the two together make a monthly rental of a 6-month service
+// cost twice what tco says, and the plan decides on that. Severity:
+// medium (a wrong decision, proven "optimal").
 func TestReview6ShortHorizonMonthly(t *testing.T) {
 	t.Skip("finding: a service shorter than the plan's horizon pays a monthly commitment for the plan's whole horizon: it moves to on-demand (17 520) where its 6 months of monthly rental cost 13 140")
 	mon := monthly("mon", "3", 8, 0)
