@@ -59,3 +59,44 @@ func TestReview6JobHorizon(t *testing.T) {
 		}
 	}
 }
+
+// TestReview6ShortServiceHiddenHorizon: the same for a service shorter
+// than the plan's horizon (Assumptions.Horizon zero). Review 5's fix ends
+// its demand at its own 6-month Horizon — its compute, 17 520, matches
+// tco.Evaluate — but its lines that grow with the horizon do not end
+// there: with a 1 000 GB dataset at 0.1 per GB-month and 100 GB a month
+// of egress at 0.09, tco.Evaluate alone charges storage 600 and monthly
+// egress 54 (6 months; total 18 264), the plan 1 200 and 108 (12 months;
+// total 18 918). TestReview5WorkloadHorizon runs without hidden costs, so
+// it does not see it. Severity: medium (as TestReview6JobHorizon).
+func TestReview6ShortServiceHiddenHorizon(t *testing.T) {
+	t.Skip("finding: a service shorter than the plan's horizon (Assumptions.Horizon zero) pays storage and monthly egress for the plan's horizon (1 200 + 108 vs tco.Evaluate's 600 + 54)")
+	short := rvStepService("short", 8, provider.Year/2, workload.Step{Start: 0, Value: 1})
+	short.Requirements.Jurisdictions = []string{"US"}
+	short.Data.DatasetGB = 1000
+	short.Data.EgressGBPerMonth = 100
+	long := rvStepService("long", 8, provider.Year, workload.Step{Start: 0, Value: 1})
+	long.Requirements.Jurisdictions = []string{"EU"}
+	odEU := onDemand("od-eu", "4", 8, 0)
+	odEU.Jurisdiction = "EU"
+	od := onDemand("od", "4", 8, 0)
+	od.Hidden.StoragePerGBMonth = dec("0.1")
+	od.Hidden.EgressPerGB = dec("0.09")
+	for _, overTime := range []bool{false, true} {
+		p := placement.Problem{Workloads: []workload.Workload{short, long}, Offers: []provider.Offer{od, odEU},
+			Assumptions: tco.Assumptions{}, Options: placement.Options{Period: 24 * time.Hour, Slices: 4, OverTime: overTime}}
+		plan, err := placement.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := tco.Evaluate(short, od, p.Assumptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := plan.Assignments[0]
+		if len(a.Uses) != 1 || a.Uses[0].Offer != "od" {
+			t.Fatalf("short runs on %+v, want od alone", a.Uses)
+		}
+		checkClose(t, "short (over time "+map[bool]string{false: "off", true: "on"}[overTime]+") vs tco.Evaluate alone", a.Cost, r.Total, 1e-9)
+	}
+}
