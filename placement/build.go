@@ -58,6 +58,7 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 	gpuHours := make([]float64, len(in.os))
 	peakOn := make([][]float64, len(in.os))
 	users := make([][]string, len(in.os))
+	gangsOn := make([][]gangOn, len(in.os))
 	for q := range in.pairs {
 		pr := &in.pairs[q]
 		sol := wsol[pr.w]
@@ -73,15 +74,20 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 		if peakOn[pr.k] == nil {
 			peakOn[pr.k] = make([]float64, len(in.hours))
 		}
-		for t, v := range sol.use[q] {
-			if v > 0 && in.ws[pr.w].gang {
-				// A gang's slices spread its GPU-hours over the stretch; at
-				// its peak it holds all its GPUs at once.
-				v = uses[q].PeakGPUs
+		if wd := &in.ws[pr.w]; wd.gang {
+			// A gang's slices spread its GPU-hours over the stretch; while
+			// it runs it holds all its GPUs at once, and gangs may take
+			// turns within a stretch: their peak is counted below.
+			gangsOn[pr.k] = append(gangsOn[pr.k], gangOn{&wd.runs[sol.gang[pr.w]], uses[q].PeakGPUs})
+		} else {
+			for t, v := range sol.use[q] {
+				peakOn[pr.k][t] += v
 			}
-			peakOn[pr.k][t] += v
 		}
 		users[pr.k] = append(users[pr.k], in.ws[pr.w].w.Name)
+	}
+	for k, gs := range gangsOn {
+		in.addGangPeak(peakOn[k], gs)
 	}
 	commit := make([]*Commitment, len(in.os))
 	commitPV := make([][]discounter, len(in.os))
@@ -270,6 +276,44 @@ func (in *instance) gangUse(r *gangRun, u []float64) (*Use, []discounter) {
 		us.Cost = us.Cost.Add(amount)
 	}
 	return us, in.useDiscounters(kinds, nil, r.finish-r.wall, r.wall)
+}
+
+// gangOn is a gang's run on an offer and the GPUs it holds while it runs.
+type gangOn struct {
+	r    *gangRun
+	gpus float64
+}
+
+// addGangPeak adds to every slice of each stretch the most GPUs the gangs
+// gs hold at once in it (the model's column P_kσ): at the stretch's start
+// or a moment a run starts in it, the only moments their sum can rise.
+func (in *instance) addGangPeak(peak []float64, gs []gangOn) {
+	T := in.s.slices
+	for s, sg := range in.segs {
+		most := 0.0
+		for _, m := range gs {
+			at := m.r.start
+			if at < sg.start {
+				at = sg.start
+			}
+			if at >= sg.end || m.r.finish <= at {
+				continue
+			}
+			sum := 0.0
+			for _, o := range gs {
+				if o.r.start <= at && at < o.r.finish {
+					sum += o.gpus
+				}
+			}
+			most = max(most, sum)
+		}
+		if most == 0 {
+			continue
+		}
+		for i := range T {
+			peak[s*T+i] += most
+		}
+	}
 }
 
 // commitment prices what the plan holds of offer k: held[i] nodes of its

@@ -236,9 +236,10 @@ type Commitment struct {
 	// the plan's node limit (0: none).
 	Nodes int
 	Stock float64
-	// PeakGPUs is the most GPUs used in one slice by all its workloads (a
-	// gang job counting the GPUs it runs on in every slice of a stretch its
-	// run meets); Utilization the GPU-hours used over the GPU-hours held (committed
+	// PeakGPUs is the most GPUs used in one slice by all its workloads (the
+	// gang jobs counting, in every slice of a stretch, the most GPUs their
+	// runs hold at once in it: gangs that take turns count one at a time);
+	// Utilization the GPU-hours used over the GPU-hours held (committed
 	// capacity only).
 	PeakGPUs, Utilization float64
 	// Workloads names the workloads on it.

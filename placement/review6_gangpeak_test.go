@@ -18,7 +18,6 @@ import (
 // (the stock; at any moment one gang runs). Severity: medium (a plan
 // that appears to break its stock limit, in String, JSON and the struct).
 func TestReview6GangTurnsPeak(t *testing.T) {
-	t.Skip("finding: gangs taking turns within a stretch add up in Commitment.PeakGPUs and the epoch slices (192 GPUs on an offer of 64 GPUs' stock)")
 	p := turnsProblem(3, 100*day)
 	plan, err := placement.Solve(context.Background(), p)
 	if err != nil {
