@@ -29,7 +29,13 @@
 // shorter than H is sampled only to its own Horizon H_w, as tco costs it
 // alone: R_w = H_w/P in place of R (over time, stretches after H_w need
 // nothing and the stretch it ends in is sampled to H_w, as a stretch
-// ending there). A curve that grows within the horizon
+// ending there). With Assumptions.Horizon zero, too, a workload that tco
+// alone costs over a horizon of its own (a service's shorter Horizon, a
+// finite job's Horizon or, without one, the time it holds capacity) has
+// its terms from tco at that horizon: on pay-as-you-go capacity all of
+// them (billing increments rounded over its own time), on committed
+// capacity its one-off lines (storage, egress, setup); Assignment.Alone
+// and its runners-up are priced so too. A curve that grows within the horizon
 // holds all through it the capacity its end needs — it is better planned
 // over time, with stretches short enough to follow it.
 //

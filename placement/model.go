@@ -140,6 +140,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 	// tco.Prepare validates and samples each workload once; a workload it
 	// rejects is validated again only for the error that says why.
 	preps, perrs := prepareAll(p.Workloads, in.assume)
+	owns := in.prepareOwn(preps)
 	valid := func(i int) bool { return perrs[i] == nil || p.Workloads[i].Validate() == nil }
 	if err := in.timeline(valid); err != nil {
 		return nil, err
@@ -197,7 +198,11 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: terr})
 				continue
 			}
-			terms = perUse(terms, s.horizon) // a short commitment is billed per use
+			if own := owns[wi]; own != nil && !wd.gang {
+				terms = ownHorizon(terms, own, free, s.horizon)
+			} else {
+				terms = perUse(terms, s.horizon) // a short commitment is billed per use
+			}
 			if wd.service {
 				terms = busyPerUse(terms, o, s.horizon)
 			}
@@ -247,6 +252,9 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			continue
 		}
 		wd.prep = prep
+		if owns[wi] != nil && !wd.gang {
+			wd.prep = owns[wi] // alone and runners-up as tco prices it alone
+		}
 		in.ws = append(in.ws, *wd)
 		if !wd.gang && reduce {
 			in.prune(len(in.ws) - 1)
@@ -260,6 +268,62 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 	}
 	in.pruneGangRuns() // gang.go
 	return in, nil
+}
+
+// prepareOwn returns, with Assumptions.Horizon zero, each workload that
+// tco alone costs over a horizon other than the plan's (a service with a
+// shorter Horizon of its own; a finite job over its own Horizon or, without
+// one, the time it holds capacity) prepared under the problem's
+// assumptions, as tco.Evaluate prices it alone; nil for the others, and
+// for one that does not prepare so.
+func (in *instance) prepareOwn(preps []*tco.Prepared) []*tco.Prepared {
+	owns := make([]*tco.Prepared, len(preps))
+	if in.p.Assumptions.Horizon != 0 {
+		return owns
+	}
+	a := in.p.Assumptions
+	a.Step = in.s.sliceLen
+	var idx []int
+	var ws []workload.Workload
+	for i, w := range in.p.Workloads {
+		if preps[i] == nil || w.IsService() && (w.Horizon <= 0 || w.Horizon >= in.s.horizon) || !w.IsService() && w.Horizon >= in.s.horizon {
+			continue
+		}
+		idx, ws = append(idx, i), append(ws, w)
+	}
+	ps, errs := prepareAll(ws, a)
+	for j, i := range idx {
+		if errs[j] == nil {
+			owns[i] = ps[j]
+		}
+	}
+	return owns
+}
+
+// ownHorizon returns the terms of a workload on o that tco costs alone over
+// its own horizon (own: prepared so; plan: its terms over the plan's
+// horizon), with a short commitment billed per use. On pay-as-you-go
+// capacity they are its own terms, billed over its own horizon; on
+// committed capacity, whose nodes are held over the plan's horizon, the
+// plan's terms with the workload's one-off lines (storage, egress, setup,
+// transfer) those of its own horizon.
+func ownHorizon(plan tco.Terms, own *tco.Prepared, o provider.Offer, horizon time.Duration) tco.Terms {
+	ot, err := own.Terms(o)
+	if err != nil || ot.Horizon <= 0 || ot.Horizon >= horizon {
+		return perUse(plan, horizon)
+	}
+	if t := perUse(plan, horizon); t.Committed {
+		t.Lines = slices.DeleteFunc(slices.Clone(t.Lines), func(l tco.TermLine) bool { return l.Kind == tco.OneOff })
+		t.OneOff = decimal.Zero
+		for _, l := range ot.Lines {
+			if l.Kind == tco.OneOff {
+				t.Lines = append(t.Lines, l)
+				t.OneOff = t.OneOff.Add(l.Amount)
+			}
+		}
+		return t
+	}
+	return perUse(ot, ot.Horizon)
 }
 
 // prepareAll returns tco.Prepare(ws[i], a) for each workload, prepared on
