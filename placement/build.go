@@ -476,7 +476,8 @@ func tierOf(od *odata) Tier {
 
 // runnersUp lists the cheapest offers workload w could run on alone and
 // does not use, each priced by tco.Evaluate: the offers are ranked by the
-// terms at the workload's own use, then evaluated in that order until n
+// terms at the workload's own use as tco prices it alone (pair.alone: a
+// delay the plan bridges over time included), then evaluated in that order until n
 // are found that tco.Evaluate accepts and on which the workload meets its
 // deadline (an offer whose stock cannot hold the workload's peak, that it
 // refuses otherwise, or on which it finishes too late is no runner-up).
@@ -496,11 +497,10 @@ func (in *instance) runnersUp(w int, used map[int]bool, cost decimal.Decimal) []
 		if used[pr.k] {
 			continue
 		}
-		total, err := pr.terms.Cost(pr.terms.Own)
-		if err != nil {
+		if !pr.aloneOK {
 			continue
 		}
-		cs = append(cs, candidate{k: pr.k, total: total})
+		cs = append(cs, candidate{k: pr.k, total: pr.alone})
 	}
 	slices.SortStableFunc(cs, func(a, b candidate) int {
 		if c := a.total.Cmp(b.total); c != 0 {

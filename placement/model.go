@@ -114,6 +114,10 @@ type pair struct {
 	// rate is a job's reference GPU-hours of work per GPU-hour occupied.
 	rate   float64
 	oneOff float64
+	// alone is the cost of the workload alone on the offer, as tco prices
+	// it (the terms at its own use; aloneOK says it is known).
+	alone   decimal.Decimal
+	aloneOK bool
 	// dominated says another pair of the workload is at least as good in
 	// every respect (see dominates): the model leaves this one out.
 	dominated bool
@@ -203,6 +207,10 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			} else {
 				terms = perUse(terms, s.horizon) // a short commitment is billed per use
 			}
+			// What tco.Evaluate charges the workload alone on o: the terms
+			// at its own use, before the plan's own view of busy rates and
+			// of a delay it bridges (it ranks the runners-up).
+			aloneCost, aerr := terms.Cost(terms.Own)
 			if wd.service {
 				terms = busyPerUse(terms, o, s.horizon)
 			}
@@ -222,7 +230,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 				in.os = append(in.os, od)
 			}
 			k := offerAt[oi]
-			pr := pair{w: len(in.ws), k: k, terms: terms, occ: 1}
+			pr := pair{w: len(in.ws), k: k, terms: terms, occ: 1, alone: aloneCost, aloneOK: aerr == nil}
 			if !wd.service {
 				pr.occ = terms.Efficiency
 				pr.rate = terms.SpeedFactor * terms.Efficiency

@@ -24,7 +24,6 @@ import (
 // more candidates than runners-up. Severity: medium (a wrong alternative
 // reported as the best one, its delta overstated fivefold).
 func TestReview6RunnersUpRanking(t *testing.T) {
-	t.Skip("finding: runners-up are picked by the plan's terms (delay bridged) before tco.Evaluate prices them: with RunnersUp 1 the listed one costs 129 650 alone where another costs 43 200")
 	svc := steady("chat", 8, 1)
 	svc.CostOfDelayPerDay = dec("1000")
 	a := bare()
