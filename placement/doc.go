@@ -14,10 +14,11 @@
 // represented by a period P (Options.Period, default a week) cut into T
 // equal slices t of Δ_t hours (default hourly). The period repeats
 // R = H/P times: a service's slice t weighs r_wt = R repetitions; a finite
-// job's weighs the repetitions of slice t that end before its deadline,
-// r_jt = min(R, ⌊(D_j − s_t − Δ_t)/P⌋ + 1) (0 when none does), so its work
-// is placed before the deadline in any slice — it fills the valleys of
-// committed capacity. Services are sampled with workload.Discretize over P;
+// job's weighs the times slice t occurs before its deadline and the
+// horizon's end, r_jt = ⌊(min(D_j, H) − s_t − Δ_t)/P⌋ + 1 (0 when none
+// does; where the horizon, not a deadline, cuts an occurrence, its part
+// before the end counts too), so its work is placed before the deadline in
+// any slice — it fills the valleys of committed capacity. Services are sampled with workload.Discretize over P;
 // capacity must cover each slice's peak, d_wt = GPUs_w · peak_wt (zero
 // below a millionth of a GPU). A curve that does not repeat with P (a
 // launch, steps, growth) is sampled in every repetition of P within the
@@ -86,14 +87,14 @@
 // of P within σ, of the curve's peak in slice t, weighing R_σ · mean/peak as
 // above; a curve that repeats with P once, at a_σ), so growth shows and is
 // met to the stretch's end; its slices weigh
-// R_σ = (b_σ − a_σ)/P, and a job's slice the repetitions within σ that end
-// before its deadline, as above with D_j − a_σ for D_j (a stretch shorter
-// than the period, as a bridge of days can be, weighs its fraction of one
-// period; in it, and in the partial last repetition of P in a longer
-// stretch, a service's slice counts only its part before b_σ — nothing
+// R_σ = (b_σ − a_σ)/P, and a job's slice the times it occurs within σ
+// before its deadline, as above with min(D_j, b_σ) − a_σ for min(D_j, H)
+// (a stretch shorter than the period, as a bridge of days can be, weighs
+// its fraction of one period; in it, and in the partial last repetition of
+// P in a longer stretch, a slice counts only its part before b_σ — nothing
 // for a slice that starts at or after b_σ, whose demand belongs to the
-// next stretch, and the peak over that part for one that reaches past
-// it). The slices t of the model are the period's slices in every stretch
+// next stretch, and for a service the peak over that part for one that
+// reaches past it; a job's slice that the deadline cuts counts nothing). The slices t of the model are the period's slices in every stretch
 // (T·|σ| of them), and the equations above hold over them, with these
 // changes:
 //

@@ -587,10 +587,22 @@ func (in *instance) workload(wi int, w workload.Workload, prep *tco.Prepared) (*
 	}
 	per := in.s.Period.Hours()
 	for t := range wd.reps {
+		// The repetitions of slice t within its stretch that end by the
+		// deadline: the times the slice occurs there, in whole periods or
+		// the partial last one. Where the stretch, not the deadline, ends
+		// first, a slice it cuts counts its part before the end.
 		sg := in.segs[in.seg[t]]
-		if r := end - sg.start.Hours() - in.start[t] - in.hours[t]; r >= -1e-9 {
-			wd.reps[t] = min(sg.reps, math.Floor(r/per+1e-9)+1)
+		a, limit := sg.start.Hours()+in.start[t], min(end, sg.end.Hours())
+		n := 0.0
+		if r := limit - a - in.hours[t]; r >= -1e-9 {
+			n = math.Floor(r/per+1e-9) + 1
 		}
+		if b := sg.end.Hours(); b <= end+1e-9 {
+			if part := (b - a - n*per) / in.hours[t]; part > 1e-9 {
+				n += min(part, 1)
+			}
+		}
+		wd.reps[t] = n
 	}
 	return wd, nil, nil
 }

@@ -27,7 +27,6 @@ import (
 // feasible job refused, with wrong numbers in its error; costs and valleys
 // of committed capacity skewed towards the period's first days).
 func TestReview6JobPartialPeriod(t *testing.T) {
-	t.Skip("finding: a job's slices weigh at most horizon/period repetitions each, so a 10-day horizon of a weekly period holds 8.29 days of a job's work: a job that fits (228 h) is unplaced")
 	job := batch("job", 8, 8*24*9.5, 0)
 	od := onDemand("od", "8", 8, 0)
 	a := bare()
