@@ -23,10 +23,11 @@ import (
 // satisfies (ErrInfeasible, naming the pool and the binding constraint);
 // a solver failure (ErrSolver, lp.ErrSolverUnavailable). When ctx ends,
 // Solve returns the best feasible plan found so far (Status Feasible, or
-// NoPlan when a pool had none yet) with ctx's error. Reaching
-// Options.TimeLimit is no error: Solve returns the best plan found with
-// its bound and Status Feasible, or, when no plan is known yet, a NoPlan
-// plan with ErrTimeLimit (which wraps context.DeadlineExceeded).
+// Optimal when its bound already proves it within Options.Gap; NoPlan
+// when a pool had none yet) with ctx's error. Reaching Options.TimeLimit
+// is no error: Solve returns the best plan found with its bound and
+// Status Feasible (Optimal when proven so), or, when no plan is known yet,
+// a NoPlan plan with ErrTimeLimit (which wraps context.DeadlineExceeded).
 //
 // Solve is deterministic: the same problem gives the same plan (Stats.Elapsed
 // aside). It does not modify p.
@@ -116,13 +117,10 @@ func (in *instance) solve(ctx context.Context, start time.Time) (Plan, error) {
 	plan.Stats.Pools = len(pools)
 	plan.Stats.Solver = in.s.Solver.String()
 	plan.Stats.Elapsed = time.Since(start)
-	if stop != nil {
-		if plan.Status == Optimal {
-			plan.Status = Feasible
-		}
-		return plan, stop
-	}
-	return plan, nil
+	// A plan stopped by ctx is Optimal only when every pool's bound proves
+	// its plan within Options.Gap (in.plan: a pool not solved leaves no
+	// plan).
+	return plan, stop
 }
 
 // solveState carries the progress of Solve over the pools.
