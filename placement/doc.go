@@ -343,7 +343,9 @@
 // interruption are gang jobs — one offer, a window before the deadline —
 // which are reported in Plan.Unplaced with ErrGang. Without planning over
 // time, commitments last the whole horizon and lead times are only priced
-// by tco; a credit counts at what it takes off the first workload's bill on
+// by tco (an offer whose lead time reaches the horizon's end is excluded,
+// ErrLeadTime, as over time: its capacity never exists within the
+// horizon); a credit counts at what it takes off the first workload's bill on
 // the offer, and the stretch of billed time by preemptions, failures and a
 // slower fabric, which tco.Terms folds into the variable compute line, is
 // split out of a use's compute line into hidden lines (preemption, recovery,

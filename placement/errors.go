@@ -37,9 +37,9 @@ var (
 	// share its capacity cannot all fit on it (the fewest are left out).
 	ErrStock = errors.New("placement: not enough stock")
 	// ErrLeadTime reports capacity that does not exist when it is needed:
-	// an offer whose lead time reaches the horizon's end, or a service whose
-	// demand before the lead times of its offers exceeds what exists then
-	// (planning over time).
+	// an offer whose lead time reaches the horizon's end, or (planning over
+	// time) a service whose demand before the lead times of its offers
+	// exceeds what exists then.
 	ErrLeadTime = errors.New("placement: capacity does not exist yet")
 	// ErrCurrency reports offers in more than one currency.
 	ErrCurrency = errors.New("placement: offers in more than one currency")

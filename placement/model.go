@@ -217,7 +217,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			if in.s.overTime {
 				terms = bridgedDelay(terms, w, o.LeadTime())
 			}
-			if in.s.overTime && o.LeadTime() >= in.s.horizon {
+			if o.LeadTime() >= in.s.horizon {
 				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: fmt.Errorf("%w: offer %q: lead time %v, horizon %v", ErrLeadTime, o.ID, o.LeadTime(), in.s.horizon)})
 				continue
 			}

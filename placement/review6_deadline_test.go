@@ -110,7 +110,6 @@ func TestReview6JobDeadlineLeadTime(t *testing.T) {
 // that serves nothing, reported optimal and half the price of one that
 // does).
 func TestReview6ServiceBeyondLeadTime(t *testing.T) {
-	t.Skip("finding: without OverTime a service is placed on capacity that arrives after the horizon ends (tco.Evaluate: Coverage 0): total 8 760 where on-demand costs 17 280")
 	svc := steady("chat", 8, 1)
 	svc.Horizon = 180 * day
 	a := bare()
