@@ -17,8 +17,14 @@
 // job's weighs the times slice t occurs before its deadline and the
 // horizon's end, r_jt = ⌊(min(D_j, H) − s_t − Δ_t)/P⌋ + 1 (0 when none
 // does; where the horizon, not a deadline, cuts an occurrence, its part
-// before the end counts too), so its work is placed before the deadline in
-// any slice — it fills the valleys of committed capacity. Services are sampled with workload.Discretize over P;
+// before the end counts too), less those that start before the job is
+// ready, A_j — the least over its offers of tco's Finish less its wall
+// time: lead time and wait for stock, transfer in, setup (tco.Terms.Ready)
+// —, so its work is placed before the deadline in any slice — it fills the
+// valleys of committed capacity. (A_j is that of its first ready offer:
+// exact when its offers are ready alike, as with one offer or a setup and
+// a transfer that do not depend on the offer; a use of an offer ready
+// later may start before it is.) Services are sampled with workload.Discretize over P;
 // capacity must cover each slice's peak, d_wt = GPUs_w · peak_wt (zero
 // below a millionth of a GPU). A curve that does not repeat with P (a
 // launch, steps, growth) is sampled in every repetition of P within the

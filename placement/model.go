@@ -249,6 +249,17 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 		check := in.alone
 		if wd.gang {
 			check = in.gangRuns
+		} else if !wd.service {
+			// A job's work starts once it is ready on an offer: after the
+			// lead time, the wait for stock, the transfer in and the setup
+			// (tco's Finish less its wall time) on the first ready.
+			ready := time.Duration(math.MaxInt64)
+			for _, q := range wd.pairs {
+				ready = min(ready, in.pairs[q].terms.Ready)
+			}
+			if ready > 0 {
+				in.jobReps(wd, ready)
+			}
 		}
 		if err := check(wd); err != nil {
 			in.unplaced = append(in.unplaced, Unplaced{Workload: w.Name, Err: &UnplacedError{Workload: w.Name, Excluded: exclusions(), Err: err}})
@@ -581,30 +592,41 @@ func (in *instance) workload(wi int, w workload.Workload, prep *tco.Prepared) (*
 		wd.gang = true
 		return wd, nil, nil
 	}
+	in.jobReps(wd, 0)
+	return wd, nil, nil
+}
+
+// jobReps sets the weights of job wd's slices: the times each occurs within
+// its stretch from ready (when its work can start) to its deadline, in
+// whole periods or the partial last one. An occurrence counts when it
+// starts at or after ready and ends by the deadline; where the stretch,
+// not the deadline, ends first, a slice it cuts counts its part before the
+// end.
+func (in *instance) jobReps(wd *wdata, ready time.Duration) {
 	end := in.s.horizon.Hours()
-	if d := w.Deadline.Hours(); d > 0 {
+	if d := wd.w.Deadline.Hours(); d > 0 {
 		end = min(end, d)
 	}
-	per := in.s.Period.Hours()
+	per, from := in.s.Period.Hours(), ready.Hours()
 	for t := range wd.reps {
-		// The repetitions of slice t within its stretch that end by the
-		// deadline: the times the slice occurs there, in whole periods or
-		// the partial last one. Where the stretch, not the deadline, ends
-		// first, a slice it cuts counts its part before the end.
 		sg := in.segs[in.seg[t]]
 		a, limit := sg.start.Hours()+in.start[t], min(end, sg.end.Hours())
+		// skip is the occurrences that start before ready.
+		skip := 0.0
+		if from > a+1e-9 {
+			skip = math.Ceil((from-a)/per - 1e-9)
+		}
 		n := 0.0
 		if r := limit - a - in.hours[t]; r >= -1e-9 {
 			n = math.Floor(r/per+1e-9) + 1
 		}
 		if b := sg.end.Hours(); b <= end+1e-9 {
-			if part := (b - a - n*per) / in.hours[t]; part > 1e-9 {
+			if part := (b - a - n*per) / in.hours[t]; part > 1e-9 && a+n*per >= from-1e-9 {
 				n += min(part, 1)
 			}
 		}
-		wd.reps[t] = n
+		wd.reps[t] = max(0, n-skip)
 	}
-	return wd, nil, nil
 }
 
 // offer records offer oi with the coefficients of its capacity.

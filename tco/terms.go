@@ -137,8 +137,10 @@ type Terms struct {
 	// FillProbability the chance a request is filled.
 	MaxNodes        int
 	FillProbability float64
-	// StartDelay is the lead time plus the expected wait for stock.
-	StartDelay time.Duration
+	// StartDelay is the lead time plus the expected wait for stock; Ready
+	// that plus the transfer in and the setup: when the workload's work
+	// can start on the offer (Evaluate's Finish less its WallTime).
+	StartDelay, Ready time.Duration
 	// Own is the workload's own use alone on the offer, as Evaluate prices
 	// it; Nodes is its gang or peak for committed capacity.
 	Own Use
@@ -195,6 +197,7 @@ func (m *model) terms() (Terms, error) {
 		GPUsPerNode: o.GPUsPerNode, SpeedFactor: d.SpeedFactor, Efficiency: d.Efficiency,
 		Interruptible: m.pr.interruptible, MaxNodes: o.Availability.MaxNodes,
 		FillProbability: o.Availability.FillProbability, StartDelay: m.rep.StartDelay,
+		Ready:     satAdd(m.rep.StartDelay, m.rep.TransferTime, hoursToDuration(m.setupHours)),
 		Committed: m.committedCapacity(), Stretch: 1,
 		Own: Use{NodeHours: m.useNodeHours},
 	}

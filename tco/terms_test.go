@@ -90,6 +90,9 @@ func propTermsAtOwnUse(t *rapid.T) {
 			t.Fatalf("%s lines sum to %s, field says %s", k, sums[k], want)
 		}
 	}
+	if want := r.Finish - r.WallTime; r.Finish < math.MaxInt64/2 && terms.Ready != want {
+		t.Fatalf("Ready %v, Evaluate's Finish %v less its wall time %v is %v", terms.Ready, r.Finish, r.WallTime, want)
+	}
 	if !terms.Committed && (terms.Own.Nodes != 0 || !terms.FixedPerNode.IsZero()) {
 		t.Fatalf("pay-as-you-go terms hold %v nodes at %s fixed per node", terms.Own.Nodes, terms.FixedPerNode)
 	}
