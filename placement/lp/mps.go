@@ -55,7 +55,9 @@ func ReadMPSFile(path string) (*Problem, error) {
 //   - Sections: NAME, OBJSENSE (MAX, MAXIMIZE, MIN or MINIMIZE, on the same
 //     line or the next), OBJNAME (the name of the objective row), ROWS,
 //     COLUMNS, RHS, RANGES, BOUNDS, ENDATA; anything after ENDATA is
-//     ignored. Lines starting with '*' and blank lines are comments.
+//     ignored. Lines starting with '*' and blank lines are comments, but
+//     for WriteMPS's mark of a maximisation written negated, which makes
+//     the file read as that maximisation.
 //     Section names are case-insensitive; names of rows and columns are
 //     case-sensitive. Quadratic, SOS and indicator sections are refused
 //     with ErrUnsupported.
@@ -149,8 +151,11 @@ type mpsReader struct {
 	sec  mpsSection
 	seen [secBounds + 1]bool
 
-	name      string
-	maximize  bool
+	name     string
+	maximize bool
+	// negated says the file is a maximisation that WriteMPS wrote as the
+	// minimisation of its negated objective (negatedMax).
+	negated   bool
 	objName   string // from OBJNAME, or the first N row
 	objFound  bool
 	objNamed  bool // OBJNAME given
@@ -198,6 +203,9 @@ func (m *mpsReader) errorf(format string, args ...any) error {
 func (m *mpsReader) readLine(b []byte) (done bool, err error) {
 	b = bytes.TrimRight(b, " \t\r\n\f\v")
 	if len(b) == 0 || b[0] == '*' {
+		if string(b) == negatedMax {
+			m.negated = true
+		}
 		return false, nil
 	}
 	line := string(b)
@@ -786,6 +794,12 @@ func (m *mpsReader) problem() (*Problem, error) {
 		return nil, m.errorf("OBJNAME %q is not an N row", m.objName)
 	}
 	m.initBounds()
+	if m.negated && !m.maximize {
+		for j := range m.cost {
+			m.cost[j] = -m.cost[j] + 0 // no −0
+		}
+		m.offset, m.maximize = -m.offset+0, true
+	}
 	nr, nc := len(m.rowKind), len(m.cost)
 	p := &Problem{
 		Name: m.name, Maximize: m.maximize, Offset: m.offset,

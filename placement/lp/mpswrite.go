@@ -10,7 +10,11 @@ import (
 )
 
 // WriteMPS writes p in free MPS format, which ReadMPS and CBC read back to
-// the same problem. Numbers are written with the shortest representation
+// the same problem. A maximisation is written as the minimisation of the
+// negated objective (the same optimal points; the objective value of
+// another reader, CBC's included, is the maximum negated), marked by a
+// comment line that ReadMPS reads back as the maximisation: CBC ignores an
+// OBJSENSE MAX section. Numbers are written with the shortest representation
 // that parses back to the same float64. Names are kept when they are safe
 // for free MPS (see safeMPSName: non-empty, at most MaxMPSNameBytes, no
 // white space or control characters, not 'MARKER') and unique; others are
@@ -53,8 +57,14 @@ func WriteMPS(w io.Writer, p *Problem) error {
 	} else {
 		bw.WriteString("NAME\n")
 	}
+	// A maximisation is written as the minimisation of the negated
+	// objective, which every reader solves alike (CBC 2.10 reads an
+	// OBJSENSE MAX section and ignores it); the comment tells ReadMPS to
+	// read it back as the maximisation.
+	sign := 1.0
 	if p.Maximize {
-		bw.WriteString("OBJSENSE\n    MAX\n")
+		bw.WriteString(negatedMax + "\n")
+		sign = -1
 	}
 	bw.WriteString("ROWS\n")
 	fmt.Fprintf(bw, " N  %s\n", obj)
@@ -76,7 +86,7 @@ func WriteMPS(w io.Writer, p *Problem) error {
 		}
 		written := false
 		if c := p.Cost[j]; c != 0 {
-			fmt.Fprintf(bw, " %s %s %s\n", cols[j], obj, fmtFloat(c))
+			fmt.Fprintf(bw, " %s %s %s\n", cols[j], obj, fmtFloat(sign*c))
 			written = true
 		}
 		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
@@ -94,7 +104,7 @@ func WriteMPS(w io.Writer, p *Problem) error {
 	}
 	bw.WriteString("RHS\n")
 	if p.Offset != 0 {
-		fmt.Fprintf(bw, " RHS %s %s\n", obj, fmtFloat(-p.Offset))
+		fmt.Fprintf(bw, " RHS %s %s\n", obj, fmtFloat(-sign*p.Offset))
 	}
 	for i := range rows {
 		if _, r, _ := mpsRow(p.RowLower[i], p.RowUpper[i]); r != 0 || math.Signbit(r) {
@@ -120,6 +130,11 @@ func WriteMPS(w io.Writer, p *Problem) error {
 	bw.WriteString("ENDATA\n")
 	return bw.Flush()
 }
+
+// negatedMax is the comment line that WriteMPS writes before the ROWS of a
+// maximisation, whose objective it negates; ReadMPS reads such a file back
+// as the maximisation.
+const negatedMax = "* lp: maximise: the objective below is negated and minimised"
 
 // rowType is the MPS type of a row with the given bounds; a ranged row is
 // written as G with a range.
