@@ -26,7 +26,6 @@ import (
 // low-medium (the consistency oracle, issue 11's oracle 5, on any curve
 // that varies within its period over a horizon that is not whole periods).
 func TestReview6PartialWeekVsEvaluate(t *testing.T) {
-	t.Skip("finding: over a horizon of partial weeks the plan counts the days the horizon holds (14 976), tco.Evaluate the period's mean (14 811.43)")
 	w := workload.Workload{Name: "weekly", Kind: workload.Inference, GPUs: 16, Horizon: 45 * day,
 		Demand:       workload.Weekly{Weekday: workload.Constant{Value: 1}, Weekend: workload.Constant{Value: 0.5}},
 		Interruption: workload.Interruption{Tolerance: workload.Stateless}}

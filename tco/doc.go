@@ -40,7 +40,11 @@
 // earlier if need be so that its last run ends by the horizon's end; a level
 // held through its idle gaps runs from the horizon's start, and setup comes
 // right before a level's first run. Time lost to preemptions and failures is
-// billed as runs spread evenly over the horizon.
+// billed as runs spread evenly over the horizon. A service's node-hours
+// count each slice of its sampled period as often as it occurs in the
+// horizon: the whole repetitions and, of a partial last one, its part
+// before the horizon's end (over 45 days, the slices of a weekly curve's
+// first three days count seven times, the others six).
 //
 // Pricing modes are known only through the provider package's interfaces
 // (provider.Metering for pay-as-you-go billing, provider.Interruptible for

@@ -1,6 +1,7 @@
 package tco
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -52,6 +53,12 @@ type demand struct {
 	sliceHours float64
 	periods    float64
 	circular   bool
+	// above, for a span that repeats a fractional number of times over the
+	// horizon, is the times the slices occur in it (the whole repetitions
+	// and each slice's part of the partial last one) summed over the slices
+	// of the largest peaks: above[i] over the slices of peaks[i:]. Nil when
+	// every slice occurs periods times.
+	above []float64
 	// mean is the mean demand over the horizon, a fraction of the
 	// workload's GPUs: workload.Mean's, not the slices' (whose sampling
 	// misses a period shorter than a few steps).
@@ -139,6 +146,9 @@ func prepare(w workload.Workload, a Assumptions, o *provider.Offer) (*Prepared, 
 	d := &demand{slices: sl, circular: circular, periods: horizon.Hours() / span.Hours(),
 		sliceHours: (span / time.Duration(n)).Hours()}
 	d.index()
+	if circular && horizon%span != 0 {
+		d.partial(horizon/span, (horizon % span).Hours())
+	}
 	// The slices carry capacity at the step's resolution; the mean GPU use
 	// is the curve's own, so that a period of a few steps or less (9 min at
 	// 5-min steps) is not priced at the mean of a handful of samples.
@@ -235,6 +245,24 @@ func (p *Prepared) check() error {
 	return nil
 }
 
+// partial fills above for a span that repeats whole times over the
+// horizon and then rem hours more: in those, a slice counts its part
+// before the horizon's end (1 for a slice within them, 0 for one after).
+func (d *demand) partial(whole time.Duration, rem float64) {
+	n := len(d.slices)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(d.slices[a].Peak, d.slices[b].Peak) })
+	d.above = make([]float64, n+1)
+	for r := n - 1; r >= 0; r-- {
+		i := order[r]
+		part := min(1, max(0, (rem-float64(i)*d.sliceHours)/d.sliceHours))
+		d.above[r] = d.above[r+1] + float64(whole) + part
+	}
+}
+
 // levelRuns turns the sampled demand into runs on nodes of gpn GPUs for a
 // service of gpus GPUs: the k-th node runs whenever the slice's peak needs at
 // least k nodes; each maximal stretch of such slices is one run. Levels
@@ -257,6 +285,9 @@ func (d *demand) levelRuns(gpus, gpn int) (runs []provider.Run, peak int, nodeHo
 		busy := n - i
 		starts := atLeast(d.riseTo, k) - atLeast(d.riseFrom, k)
 		hoursK := float64(busy) * d.sliceHours * d.periods
+		if d.above != nil { // each slice the times it occurs in the horizon
+			hoursK = d.above[i] * d.sliceHours
+		}
 		nodeHours += hoursK * float64(k-below)
 		count := 1
 		if starts > 0 {
