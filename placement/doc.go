@@ -13,18 +13,19 @@
 // The horizon H (Assumptions.Horizon, or the longest workload horizon) is
 // represented by a period P (Options.Period, default a week) cut into T
 // equal slices t of Δ_t hours (default hourly). The period repeats
-// R = H/P times: a service's slice t weighs r_wt = R repetitions; a finite
-// job's weighs the times slice t occurs before its deadline and the
-// horizon's end, r_jt = ⌊(min(D_j, H) − s_t − Δ_t)/P⌋ + 1 (0 when none
-// does; where the horizon, not a deadline, cuts an occurrence, its part
-// before the end counts too), less those that start before the job is
-// ready, A_j — the least over its offers of tco's Finish less its wall
-// time: lead time and wait for stock, transfer in, setup (tco.Terms.Ready)
-// —, so its work is placed before the deadline in any slice — it fills the
-// valleys of committed capacity. (A_j is that of its first ready offer:
-// exact when its offers are ready alike, as with one offer or a setup and
-// a transfer that do not depend on the offer; a use of an offer ready
-// later may start before it is.) Services are sampled with workload.Discretize over P;
+// R = H/P times: a service's slice t weighs r_wt = R repetitions (in a
+// partial last repetition, only its part before the horizon's end counts,
+// as tco.Evaluate counts it); a finite job's weighs the times slice t
+// occurs before its deadline and the horizon's end, r_jt = ⌊(min(D_j, H)
+// − s_t − Δ_t)/P⌋ + 1 (0 when none does; an occurrence the end cuts counts
+// nothing), less those that start before the job is ready, A_j — the least
+// over its offers of tco's Finish less its wall time: lead time and wait
+// for stock, transfer in, setup (tco.Terms.Ready) —, so its work is placed
+// before the deadline in any slice — it fills the valleys of committed
+// capacity. (A_j is that of its first ready offer: exact when its offers
+// are ready alike, as with one offer or a setup and a transfer that do not
+// depend on the offer; a use of an offer ready later may start before it
+// is.) Services are sampled with workload.Discretize over P;
 // capacity must cover each slice's peak, d_wt = GPUs_w · peak_wt (zero
 // below a millionth of a GPU). A curve that does not repeat with P (a
 // launch, steps, growth) is sampled in every repetition of P within the
@@ -97,10 +98,11 @@
 // before its deadline, as above with min(D_j, b_σ) − a_σ for min(D_j, H)
 // (a stretch shorter than the period, as a bridge of days can be, weighs
 // its fraction of one period; in it, and in the partial last repetition of
-// P in a longer stretch, a slice counts only its part before b_σ — nothing
-// for a slice that starts at or after b_σ, whose demand belongs to the
-// next stretch, and for a service the peak over that part for one that
-// reaches past it; a job's slice that the deadline cuts counts nothing). The slices t of the model are the period's slices in every stretch
+// P in a longer stretch, a service's slice counts only its part before
+// b_σ — nothing for a slice that starts at or after b_σ, whose demand
+// belongs to the next stretch, and the peak over that part for one that
+// reaches past it; a job's occurrence that b_σ or the deadline cuts counts
+// nothing). The slices t of the model are the period's slices in every stretch
 // (T·|σ| of them), and the equations above hold over them, with these
 // changes:
 //

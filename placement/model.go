@@ -331,18 +331,23 @@ func ownHorizon(plan tco.Terms, own *tco.Prepared, o provider.Offer, horizon tim
 	if err != nil || ot.Horizon <= 0 || ot.Horizon >= horizon {
 		return perUse(plan, horizon)
 	}
-	if t := perUse(plan, horizon); t.Committed {
-		t.Lines = slices.DeleteFunc(slices.Clone(t.Lines), func(l tco.TermLine) bool { return l.Kind == tco.OneOff })
-		t.OneOff = decimal.Zero
-		for _, l := range ot.Lines {
-			if l.Kind == tco.OneOff {
-				t.Lines = append(t.Lines, l)
-				t.OneOff = t.OneOff.Add(l.Amount)
-			}
+	t := perUse(plan, horizon)
+	if !t.Committed {
+		if own := perUse(ot, ot.Horizon); !own.Committed {
+			return own
 		}
-		return t
+		// Billed in increments longer than its own horizon: the plan's
+		// per-use terms, with its own one-off lines.
 	}
-	return perUse(ot, ot.Horizon)
+	t.Lines = slices.DeleteFunc(slices.Clone(t.Lines), func(l tco.TermLine) bool { return l.Kind == tco.OneOff })
+	t.OneOff = decimal.Zero
+	for _, l := range ot.Lines {
+		if l.Kind == tco.OneOff {
+			t.Lines = append(t.Lines, l)
+			t.OneOff = t.OneOff.Add(l.Amount)
+		}
+	}
+	return t
 }
 
 // prepareAll returns tco.Prepare(ws[i], a) for each workload, prepared on
@@ -599,9 +604,7 @@ func (in *instance) workload(wi int, w workload.Workload, prep *tco.Prepared) (*
 // jobReps sets the weights of job wd's slices: the times each occurs within
 // its stretch from ready (when its work can start) to its deadline, in
 // whole periods or the partial last one. An occurrence counts when it
-// starts at or after ready and ends by the deadline; where the stretch,
-// not the deadline, ends first, a slice it cuts counts its part before the
-// end.
+// starts at or after ready and ends by the deadline and the stretch's end.
 func (in *instance) jobReps(wd *wdata, ready time.Duration) {
 	end := in.s.horizon.Hours()
 	if d := wd.w.Deadline.Hours(); d > 0 {
@@ -619,11 +622,6 @@ func (in *instance) jobReps(wd *wdata, ready time.Duration) {
 		n := 0.0
 		if r := limit - a - in.hours[t]; r >= -1e-9 {
 			n = math.Floor(r/per+1e-9) + 1
-		}
-		if b := sg.end.Hours(); b <= end+1e-9 {
-			if part := (b - a - n*per) / in.hours[t]; part > 1e-9 && a+n*per >= from-1e-9 {
-				n += min(part, 1)
-			}
 		}
 		wd.reps[t] = max(0, n-skip)
 	}
