@@ -350,7 +350,13 @@ func (sr *mipSearch) search() (Status, error) {
 	heap.Push(&sr.open, root)
 	var cur *mipNode
 	for {
+		// The node about to be solved (a child dived into, held outside
+		// the open heap) bounds what is proven while the limits are
+		// checked and progress reported.
 		sr.curBound = math.Inf(1)
+		if cur != nil {
+			sr.curBound = cur.bound
+		}
 		if cur == nil {
 			if len(sr.open) == 0 {
 				break
