@@ -87,7 +87,6 @@ type simplex struct {
 	col, row, tau, fvec *svec
 	alpha               []float64 // pricing row over all variables
 	alphaIdx            []int
-	alphaMark           []bool
 	cands               []ratioCand
 	flips               []int
 	unitIdx             []int
@@ -154,7 +153,7 @@ func newSimplex(m, n int) *simplex {
 		x: make([]float64, nt), d: make([]float64, nt), y: make([]float64, m),
 		dse: make([]float64, m),
 		col: newSvec(m), row: newSvec(m), tau: newSvec(m), fvec: newSvec(m),
-		alpha: make([]float64, nt), alphaMark: make([]bool, nt),
+		alpha:   make([]float64, nt),
 		unitIdx: make([]int, m), one: []float64{1},
 		rng: 0x9e3779b97f4a7c15, infIn: make([]bool, m), tolP: primalTol, tolD: dualTol,
 		infScore: make([]float64, m), infStale: make([]bool, m),
@@ -615,13 +614,24 @@ func (s *simplex) ftranColumn(q int) {
 }
 
 // price computes α_j = ρᵀa_j for the non-basic variables, ρ = s.row,
-// into s.alpha over the index list s.alphaIdx.
+// into s.alpha over the index list s.alphaIdx (each variable once).
+//
+// While it accumulates, a zero α_j means "not listed yet": a sum that
+// cancels to zero is held as alphaHeld and put back to zero at the end, so
+// the row needs no marks (one random access per entry instead of two) and
+// the values are those of plain accumulation, bit for bit: a sum with
+// alphaHeld gives the other term, which no term of a sum this small
+// rounds against.
 func (s *simplex) price() {
+	alpha := s.alpha
 	for _, j := range s.alphaIdx {
-		s.alpha[j] = 0
-		s.alphaMark[j] = false
+		alpha[j] = 0
 	}
-	s.alphaIdx = s.alphaIdx[:0]
+	if cap(s.alphaIdx) < s.nt {
+		s.alphaIdx = make([]int, 0, s.nt)
+	}
+	list := s.alphaIdx[:s.nt]
+	n, held := 0, 0
 	rho := s.row
 	for _, i := range rho.idx[:rho.n] {
 		ri := rho.val[i]
@@ -629,23 +639,41 @@ func (s *simplex) price() {
 			continue
 		}
 		if lv := s.n + i; s.state[lv] != basic {
-			if !s.alphaMark[lv] {
-				s.alphaMark[lv] = true
-				s.alphaIdx = append(s.alphaIdx, lv)
-			}
-			s.alpha[lv] += ri
+			// Only row i meets its logical.
+			list[n] = lv
+			n++
+			alpha[lv] = ri
 		}
 		a, b := s.nbStart[i], s.nbEnd[i]
 		vals := s.nbValue[a:b]
 		for k, j := range s.nbIndex[a:b] {
-			if !s.alphaMark[j] {
-				s.alphaMark[j] = true
-				s.alphaIdx = append(s.alphaIdx, j)
+			v := alpha[j]
+			if v == 0 {
+				list[n] = j
+				n++
 			}
-			s.alpha[j] += ri * vals[k]
+			v += ri * vals[k]
+			if v == 0 {
+				v = alphaHeld
+				held++
+			}
+			alpha[j] = v
+		}
+	}
+	s.alphaIdx = list[:n]
+	if held > 0 {
+		for _, j := range s.alphaIdx {
+			if alpha[j] == alphaHeld {
+				alpha[j] = 0
+			}
 		}
 	}
 }
+
+// alphaHeld stands for a zero sum in price's accumulation: small enough
+// that adding it to any product of the row changes nothing, large enough
+// to stay a normal number.
+const alphaHeld = 1e-300
 
 // dualRatio is the bound-flipping ratio test with Harris tolerances for a
 // leaving variable that must move by |delta| (to its lower bound when
@@ -829,11 +857,10 @@ func (s *simplex) dualPhase2() outcome {
 		for _, i := range s.row.idx[:s.row.n] {
 			wr += s.row.val[i] * s.row.val[i]
 		}
+		// τ = B⁻¹ρ, in place: ρ is not needed any more this iteration.
 		s.tau.clear()
-		for _, i := range s.row.nonzeros() {
-			s.tau.set(i, s.row.val[i])
-		}
-		s.lu.ftran(s.tau)
+		s.row, s.tau = s.tau, s.row
+		s.lu.ftranKind(s.tau, solveDSE)
 
 		ts := thetaD * sign
 		for _, j := range s.alphaIdx {
