@@ -111,8 +111,8 @@ const (
 
 // solveKind tells apart the solves whose results differ in density, so
 // that each kind predicts its own (the pivotal column is sparser than the
-// steepest-edge column, the pivotal row than a right-hand side of bound
-// flips).
+// steepest-edge column, the columns of a few bound flips than the
+// right-hand side of the basic values).
 type solveKind int8
 
 const (
@@ -120,6 +120,7 @@ const (
 	solveColumn           // FTRAN of the entering column (ftranSpike)
 	solveDSE              // FTRAN of the pivotal row for the steepest-edge weights
 	solveRow              // BTRAN of a unit vector (btranUnit)
+	solveFlips            // FTRAN of the columns of bound flips
 	numSolveKinds
 )
 

@@ -67,7 +67,8 @@ type simplex struct {
 
 	cost         []float64 // scaled minimisation costs (0 for logicals)
 	work         []float64 // working costs: cost + perturbation + shifts
-	lower, upper []float64
+	lower, upper []float64 // bounds, set by setBounds
+	fixed        []bool    // lower == upper (a byte the ratio test reads instead of two bounds)
 
 	head  []int // basis position → variable
 	pos   []int // variable → basis position, or -1
@@ -87,6 +88,7 @@ type simplex struct {
 	col, row, tau, fvec *svec
 	alpha               []float64 // pricing row over all variables
 	alphaIdx            []int
+	alphaHeld           []int // workspace of price
 	cands               []ratioCand
 	flips               []int
 	unitIdx             []int
@@ -148,7 +150,7 @@ func newSimplex(m, n int) *simplex {
 	nt := n + m
 	s := &simplex{m: m, n: n, nt: nt,
 		cost: make([]float64, nt), work: make([]float64, nt),
-		lower: make([]float64, nt), upper: make([]float64, nt),
+		lower: make([]float64, nt), upper: make([]float64, nt), fixed: make([]bool, nt),
 		head: make([]int, m), pos: make([]int, nt), state: make([]varState, nt),
 		x: make([]float64, nt), d: make([]float64, nt), y: make([]float64, m),
 		dse: make([]float64, m),
@@ -161,7 +163,16 @@ func newSimplex(m, n int) *simplex {
 	for i := range m {
 		s.unitIdx[i] = i
 	}
+	for j := range s.fixed {
+		s.fixed[j] = true // the bounds are [0, 0]
+	}
 	return s
+}
+
+// setBounds sets the bounds of variable j (internal form).
+func (s *simplex) setBounds(j int, lo, up float64) {
+	s.lower[j], s.upper[j] = lo, up
+	s.fixed[j] = lo == up
 }
 
 // column returns the internal column of variable v.
@@ -617,11 +628,11 @@ func (s *simplex) ftranColumn(q int) {
 // into s.alpha over the index list s.alphaIdx (each variable once).
 //
 // While it accumulates, a zero α_j means "not listed yet": a sum that
-// cancels to zero is held as alphaHeld and put back to zero at the end, so
-// the row needs no marks (one random access per entry instead of two) and
-// the values are those of plain accumulation, bit for bit: a sum with
-// alphaHeld gives the other term, which no term of a sum this small
-// rounds against.
+// cancels to zero is held as alphaHeld (listed in s.alphaHeld) and put
+// back to zero at the end, so the row needs no marks (one random access
+// per entry instead of two). The values are those of plain accumulation,
+// bit for bit: alphaHeld plus a product is the product, for any product
+// above 1e-284 in magnitude.
 func (s *simplex) price() {
 	alpha := s.alpha
 	for _, j := range s.alphaIdx {
@@ -631,7 +642,8 @@ func (s *simplex) price() {
 		s.alphaIdx = make([]int, 0, s.nt)
 	}
 	list := s.alphaIdx[:s.nt]
-	n, held := 0, 0
+	n := 0
+	held := s.alphaHeld[:0]
 	rho := s.row
 	for _, i := range rho.idx[:rho.n] {
 		ri := rho.val[i]
@@ -655,19 +667,18 @@ func (s *simplex) price() {
 			v += ri * vals[k]
 			if v == 0 {
 				v = alphaHeld
-				held++
+				held = append(held, j)
 			}
 			alpha[j] = v
 		}
 	}
 	s.alphaIdx = list[:n]
-	if held > 0 {
-		for _, j := range s.alphaIdx {
-			if alpha[j] == alphaHeld {
-				alpha[j] = 0
-			}
+	for _, j := range held {
+		if alpha[j] == alphaHeld {
+			alpha[j] = 0
 		}
 	}
+	s.alphaHeld = held
 }
 
 // alphaHeld stands for a zero sum in price's accumulation: small enough
@@ -705,7 +716,7 @@ func (s *simplex) dualRatio(toLower bool, delta float64) int {
 		default:
 			continue
 		}
-		if s.lower[j] == s.upper[j] {
+		if s.fixed[j] {
 			continue
 		}
 		dj := s.d[j]
@@ -937,7 +948,7 @@ func (s *simplex) applyFlips() {
 			rhs.val[j-s.n] -= dx
 		}
 	}
-	s.lu.ftran(rhs)
+	s.lu.ftranKind(rhs, solveFlips)
 	for _, i := range rhs.idx[:rhs.n] {
 		s.x[s.head[i]] += rhs.val[i]
 		s.touch(i)
