@@ -873,10 +873,14 @@ func (s *simplex) dualPhase2() outcome {
 		s.row, s.tau = s.tau, s.row
 		s.lu.ftranKind(s.tau, solveDSE)
 
+		// The reduced costs, clearing the row for the next price on the
+		// way (the pass price would otherwise make).
 		ts := thetaD * sign
 		for _, j := range s.alphaIdx {
 			s.d[j] -= ts * s.alpha[j]
+			s.alpha[j] = 0
 		}
+		s.alphaIdx = s.alphaIdx[:0]
 		s.d[q] = 0
 		// Bound flips.
 		if len(s.flips) > 0 {
