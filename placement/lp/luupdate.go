@@ -172,24 +172,27 @@ func (f *luFactor) reachCol(seeds []int) []int {
 	st := f.nextStamp()
 	post := f.post[:0]
 	stack, it := f.stack[:0], f.stackIt[:0]
+	// Locals: the compiler cannot keep fields of f in registers across
+	// the stores to visit.
+	visit, uStart, uEnd, uIdx, rowStep := f.visit, f.uStart, f.uEnd, f.uIdx, f.rowStep
 	for _, k0 := range seeds {
-		if f.visit[k0] == st {
+		if visit[k0] == st {
 			continue
 		}
-		f.visit[k0] = st
+		visit[k0] = st
 		stack = append(stack, k0)
-		it = append(it, f.uStart[k0])
+		it = append(it, uStart[k0])
 		for len(stack) > 0 {
 			top := len(stack) - 1
 			k := stack[top]
 			pushed := false
-			for p := it[top]; p < f.uEnd[k]; p++ {
-				c := f.rowStep[f.uIdx[p]]
-				if f.visit[c] != st {
+			for p := it[top]; p < uEnd[k]; p++ {
+				c := rowStep[uIdx[p]]
+				if visit[c] != st {
 					it[top] = p + 1
-					f.visit[c] = st
+					visit[c] = st
 					stack = append(stack, c)
-					it = append(it, f.uStart[c])
+					it = append(it, uStart[c])
 					pushed = true
 					break
 				}
@@ -213,25 +216,26 @@ func (f *luFactor) reachRow(seeds []int) []int {
 	st := f.nextStamp()
 	post := f.post[:0]
 	stack, it := f.stack[:0], f.stackIt[:0]
+	visit, urStart, urEnd, urSlot, pivRow := f.visit, f.urStart, f.urEnd, f.urSlot, f.pivRow
 	for _, k0 := range seeds {
-		if f.visit[k0] == st {
+		if visit[k0] == st {
 			continue
 		}
-		f.visit[k0] = st
+		visit[k0] = st
 		stack = append(stack, k0)
-		it = append(it, f.urStart[f.pivRow[k0]])
+		it = append(it, urStart[pivRow[k0]])
 		for len(stack) > 0 {
 			top := len(stack) - 1
 			k := stack[top]
 			pushed := false
-			end := f.urEnd[f.pivRow[k]]
+			end := urEnd[pivRow[k]]
 			for p := it[top]; p < end; p++ {
-				c := f.urSlot[p]
-				if f.visit[c] != st {
+				c := urSlot[p]
+				if visit[c] != st {
 					it[top] = p + 1
-					f.visit[c] = st
+					visit[c] = st
 					stack = append(stack, c)
-					it = append(it, f.urStart[f.pivRow[c]])
+					it = append(it, urStart[pivRow[c]])
 					pushed = true
 					break
 				}
@@ -486,8 +490,10 @@ func (f *luFactor) ftranStep(k int, b []float64, out *svec) {
 	if k >= f.m {
 		f.etaWork += f.uEnd[k] - f.uStart[k] // a column added by an update
 	}
-	for t := f.uStart[k]; t < f.uEnd[k]; t++ {
-		b[f.uIdx[t]] -= f.uVal[t] * x
+	lo, hi := f.uStart[k], f.uEnd[k]
+	vals := f.uVal[lo:hi]
+	for t, i := range f.uIdx[lo:hi] {
+		b[i] -= vals[t] * x
 	}
 }
 

@@ -696,11 +696,14 @@ func (s *simplex) dualRatio(toLower bool, delta float64) int {
 		sign = -1
 	}
 	cands := s.cands[:0]
+	// Locals: the compiler cannot keep fields of s in registers across
+	// the appends.
+	alpha, state, fixed, d, tolD := s.alpha, s.state, s.fixed, s.d, s.tolD
 	for _, j := range s.alphaIdx {
-		// Status and sign first: most entries fail them, and the bounds
-		// are two more loads.
-		a := sign * s.alpha[j]
-		switch s.state[j] {
+		// Status and sign first: most entries fail them, and the fixed
+		// flag and d_j are two more loads.
+		a := sign * alpha[j]
+		switch state[j] {
 		case atLower:
 			if a <= pivotTol {
 				continue
@@ -716,13 +719,13 @@ func (s *simplex) dualRatio(toLower bool, delta float64) int {
 		default:
 			continue
 		}
-		if s.fixed[j] {
+		if fixed[j] {
 			continue
 		}
-		dj := s.d[j]
-		h := (dj + s.tolD) / a
+		dj := d[j]
+		h := (dj + tolD) / a
 		if a < 0 {
-			h = (dj - s.tolD) / a
+			h = (dj - tolD) / a
 		}
 		cands = append(cands, ratioCand{j: j, ratio: dj / a, harris: h, abs: math.Abs(a)})
 	}
@@ -876,9 +879,10 @@ func (s *simplex) dualPhase2() outcome {
 		// The reduced costs, clearing the row for the next price on the
 		// way (the pass price would otherwise make).
 		ts := thetaD * sign
+		d, alpha := s.d, s.alpha
 		for _, j := range s.alphaIdx {
-			s.d[j] -= ts * s.alpha[j]
-			s.alpha[j] = 0
+			d[j] -= ts * alpha[j]
+			alpha[j] = 0
 		}
 		s.alphaIdx = s.alphaIdx[:0]
 		s.d[q] = 0
