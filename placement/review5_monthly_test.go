@@ -26,7 +26,6 @@ import (
 // choice unless the caller asks for monthly epochs — where the same
 // problem is solved at 1 308 160.
 func TestReview5GangMonthlyRental(t *testing.T) {
-	t.Skip("finding: with yearly epochs a monthly rental must run to the epoch's end, so a one-month gang cannot rent monthly for one month (plan 41 % dearer)")
 	a := bare()
 	a.Horizon = 400 * 24 * time.Hour
 	w := pretrain("pretrain", 512, 30, 60*24*time.Hour)
@@ -60,4 +59,32 @@ func tcoTotal(w workload.Workload, o provider.Offer, a tco.Assumptions) (decimal
 		return decimal.Zero, fmt.Errorf("deadline missed on %s: finish %v", o.ID, r.Finish)
 	}
 	return r.Total, nil
+}
+
+// TestMonthlyRentalServiceFirstMonth: a service of one 8-GPU node for the
+// first month of a year (a step to 0 at provider.Month), yearly epochs, a
+// monthly rental at 24 a node-hour and on demand at 32. One month of the
+// rental serves it: 730 h × 24 = 17 520, what tco.Evaluate says for the
+// service alone on the rental over that month. Held to the epoch's end the
+// rental cost 12 months (210 240), so the plan went on demand (23 360).
+// The rental is held from 0 to one month, not beyond.
+func TestMonthlyRentalServiceFirstMonth(t *testing.T) {
+	Y, M := provider.Year, provider.Month
+	w := rvStepService("svc", 8, Y, workload.Step{Value: 1}, workload.Step{Start: M, Value: 0})
+	month := monthly("month", "24", 8, 0)
+	plan := rvSolve(t, rvProblem(Y, 0, []workload.Workload{w}, month, onDemand("od", "32", 8, 0)), "17520")
+	b := bare()
+	b.Horizon = M
+	alt, err := tcoTotal(w, month, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.Total.Equal(alt) {
+		t.Errorf("plan total %s, tco.Evaluate of the service alone on a month of the rental %s", plan.Total, alt)
+	}
+	for _, c := range plan.Commitments {
+		if c.Offer == "month" && (len(c.Held) != 1 || c.Held[0].Start != 0 || c.Held[0].End != M || c.Held[0].Nodes != 1) {
+			t.Errorf("rental held %+v, want one node for the first month", c.Held)
+		}
+	}
 }
