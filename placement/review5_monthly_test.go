@@ -88,3 +88,35 @@ func TestMonthlyRentalServiceFirstMonth(t *testing.T) {
 		}
 	}
 }
+
+// TestMonthlyRentalOwnHorizon: with Assumptions.Horizon zero, a service of
+// one 8-GPU node whose own horizon is 28 days, beside one of a node for
+// 400 days, over yearly epochs, on a monthly rental at 24 a node-hour and
+// on demand at 32. Its demand ends inside the first month, so the first
+// month's rental serves it: it adds 730 h × 24 = 17 520 to the plan of the
+// other alone (28 days on demand would be 672 h × 32 = 21 504, and the
+// rental held to the epoch's end 210 240).
+func TestMonthlyRentalOwnHorizon(t *testing.T) {
+	long, short := steady("long", 8, 1), steady("short", 8, 1)
+	short.Horizon = 28 * day
+	offers := []provider.Offer{monthly("month", "24", 8, 0), onDemand("od", "32", 8, 0)}
+	a := bare()
+	a.Horizon = 0 // the longest workload's: 400 days
+	solve := func(ws ...workload.Workload) placement.Plan {
+		t.Helper()
+		p := placement.Problem{Workloads: ws, Offers: offers, Assumptions: a,
+			Options: placement.Options{OverTime: true, Period: 24 * time.Hour, Slices: 4}}
+		plan, err := placement.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan.Status != placement.Optimal || len(plan.Unplaced) > 0 {
+			t.Fatalf("status %v, unplaced %v", plan.Status, plan.Unplaced)
+		}
+		return plan
+	}
+	alone, both := solve(long), solve(long, short)
+	if d := both.Total.Sub(alone.Total); !d.Equal(dec("17520")) {
+		t.Errorf("the 28-day service adds %s (%s with it, %s without), want 17520: a month of the rental", d, both.Total, alone.Total)
+	}
+}
