@@ -15,7 +15,7 @@ import (
 // segment is a stretch [start, end) of the horizon with its own
 // representative period: an epoch, or the part of an epoch before or after
 // the arrival of capacity with a lead time, or after the end of a term
-// started at one of those. Without planning over time the horizon is one
+// started at one of those, or after one term from one of those. Without planning over time the horizon is one
 // segment.
 type segment struct {
 	start, end time.Duration
