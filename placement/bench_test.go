@@ -296,6 +296,30 @@ func (l launched) At(t time.Duration) float64 {
 	return l.c.At(t)
 }
 
+// MeanOver returns the mean over [0, horizon]: c's integral over it less
+// c's integral before the launch, from c's own means (workload.Mean, the
+// closed form of a growing periodic curve), so that the launch does not
+// hide c's closed form behind a curve workload does not know (which it
+// would integrate numerically at a million samples). ok is false where
+// workload.Mean fails (the analysis then integrates numerically and
+// reports the sample that is not a valid demand).
+func (l launched) MeanOver(horizon time.Duration) (float64, bool) {
+	whole, err := workload.Mean(l.c, horizon)
+	if err != nil {
+		return 0, false
+	}
+	if l.launch >= horizon {
+		return 0, true
+	}
+	before := 0.0
+	if l.launch > 0 {
+		if before, err = workload.Mean(l.c, l.launch); err != nil {
+			return 0, false
+		}
+	}
+	return max(0, (whole*horizon.Hours()-before*l.launch.Hours())/horizon.Hours()), true
+}
+
 // Period returns c's period without a launch, else 0: the curve does not
 // repeat.
 func (l launched) Period() time.Duration {
