@@ -344,8 +344,9 @@
 // the plan spreads it back over the slices in proportion to that room.
 // The slices of a stretch (of the period, without planning over time)
 // that the model cannot tell apart — the same length and, for every
-// workload of the pool but its gangs, the same repetitions r_wt and (a
-// service) the same demand — form a class: the
+// workload of the pool but its gangs and the jobs whose every use is an
+// aggregated column h_wk (which meet no row of a slice), the same
+// repetitions r_wt and (a service) the same demand — form a class: the
 // model is symmetric under any permutation of a class (node counts and
 // gang holdings are the stretch's), so averaging an optimum over it keeps
 // every row and the cost, and the model keeps the class's first slice
