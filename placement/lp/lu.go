@@ -49,6 +49,10 @@ type luFactor struct {
 	lIdx   []int
 	lVal   []float64
 	lOfRow []int // row → its L eta, or -1
+	// Their pattern by row, for Lᵀ solves with a sparse right-hand side
+	// (btranL): row i has entries in the etas lrEta[lrStart[i]:lrStart[i+1]].
+	lrStart []int
+	lrEta   []int
 
 	// Row-wise copy of U: row i's off-diagonal entries are the slots and
 	// values urSlot/urVal[urStart[i]:urEnd[i]], with room up to urCap[i].
@@ -68,13 +72,14 @@ type luFactor struct {
 	eHead, eNext, eOf []int
 	etaMark           []uint64 // workspace: a bit per eta
 
-	updates           int     // since the factorisation
-	buildWork         int     // operations of the last factorisation (see needRefactor)
-	etaWork           int     // operations the solves spent on the updates since it
-	ftranDensity      float64 // running mean density of ftran's results (see hyperSparse)
-	btranDensity      float64 // … and of btranU's
-	nFactor, nRefused int     // for the trace
-	uNZ, uNZ0         int     // live U off-diagonals now and after the factorisation
+	updates           int                    // since the factorisation
+	buildWork         int                    // operations of the last factorisation (see needRefactor)
+	etaWork           int                    // operations the solves spent on the updates since it
+	ftranDensity      [numSolveKinds]float64 // running mean density of ftran's results by kind (see hyperSparse)
+	btranDensity      [numSolveKinds]float64 // … and of btran's
+	kind              solveKind              // of the solve under way
+	nFactor, nRefused int                    // for the trace
+	uNZ, uNZ0         int                    // live U off-diagonals now and after the factorisation
 	saveSpike         bool
 	spike             *svec // L⁻¹·a of the last ftranSpike (row space)
 	zPos, zRow        *svec // workspace of the update; zRow may hold U⁻ᵀ·e_r …
@@ -86,12 +91,11 @@ type luFactor struct {
 	posDone                                     []bool
 	w                                           []float64
 	stack                                       []int
-	stackIt                                     []int
-	post                                        []int
-	seeds                                       []int
 	fill                                        []int
+	bits                                        []uint64 // see markBits
 	visit                                       []int32
 	stamp                                       int32
+	stackIt, post, seeds                        []int
 	ws                                          *svec
 	kr                                          *kernel // workspace of markowitz
 }
@@ -103,6 +107,21 @@ const (
 	minUpdates  = 100   // the updates always allowed before a refactorisation
 	maxUpdates  = 2000  // refactorise after this many updates at the latest
 	fillGrowth  = 2.0   // or when U and the row etas hold more than this × their size after the factorisation
+)
+
+// solveKind tells apart the solves whose results differ in density, so
+// that each kind predicts its own (the pivotal column is sparser than the
+// steepest-edge column, the columns of a few bound flips than the
+// right-hand side of the basic values).
+type solveKind int8
+
+const (
+	solveOther  solveKind = iota
+	solveColumn           // FTRAN of the entering column (ftranSpike)
+	solveDSE              // FTRAN of the pivotal row for the steepest-edge weights
+	solveRow              // BTRAN of a unit vector (btranUnit)
+	solveFlips            // FTRAN of the columns of bound flips
+	numSolveKinds
 )
 
 // column gives the row indices and values of the column of B in position q.
@@ -389,9 +408,6 @@ func (v *svec) clear() {
 	}
 	v.n = 0
 }
-
-// nonzeros returns the listed indices.
-func (v *svec) nonzeros() []int { return v.idx[:v.n] }
 
 func resizeInts(s []int, n int) []int {
 	if cap(s) < n {

@@ -8,18 +8,23 @@ import (
 // This file holds the solves with the factors of luFactor and its
 // Forrest–Tomlin update.
 
-// hyperDensity is the density of a right-hand side below which the
-// triangular solves with U find their reach by depth-first search instead
-// of a pass over all pivots.
-const hyperDensity = 0.05
+// hyperDensity is the density of a right-hand side below which a
+// triangular solve may find its reach by depth-first search instead of a
+// pass over all its etas or pivots; hyperExpected bounds the running mean
+// density of the results of the solves of the same kind.
+const (
+	hyperDensity  = 0.05
+	hyperExpected = 0.10
+)
 
 // hyperSparse reports whether a triangular solve with n non-zeros on entry
 // should find its reach by depth-first search: when the entry is sparse
-// and the results of recent solves were too (their running mean density
-// is below hyperDensity). A sparse column whose solve fills in (stein45's
-// dense inverse) pays more for the search than for a pass over all pivots.
+// and the results of recent solves of the same kind were too (their
+// running mean density is below hyperExpected). A sparse column whose
+// solve fills in (stein45's dense inverse) pays more for the search than
+// for a pass over all pivots.
 func (f *luFactor) hyperSparse(n int, density float64) bool {
-	return float64(n) < hyperDensity*float64(f.m) && density < hyperDensity
+	return float64(n) < hyperDensity*float64(f.m) && density < hyperExpected
 }
 
 // meanDensity folds the density of one solve's result (n non-zeros) into
@@ -94,12 +99,14 @@ func (f *luFactor) initUpdates() {
 		}
 	}
 
+	f.buildRowL()
 	if cap(f.visit) < m {
 		f.visit = make([]int32, m)
 	}
 	f.visit = f.visit[:m]
 	clear(f.visit)
 	f.stamp = 0
+
 	if f.ws == nil || len(f.ws.val) != m {
 		f.ws = newSvec(m)
 		f.spike = newSvec(m)
@@ -111,8 +118,41 @@ func (f *luFactor) initUpdates() {
 	f.zFor, f.zSaved = -1, -1
 }
 
+// buildRowL builds the row-wise pattern of the L etas.
+func (f *luFactor) buildRowL() {
+	m := f.m
+	f.lrStart = resizeInts(f.lrStart, m+1)
+	start := f.lrStart
+	clear(start)
+	for _, i := range f.lIdx {
+		start[i+1]++
+	}
+	for i := range m {
+		start[i+1] += start[i]
+	}
+	f.lrEta = resizeInts(f.lrEta, len(f.lIdx))
+	fill := append(resizeInts(f.fill, 0), start[:m]...)
+	f.fill = fill
+	for e := range f.lPiv {
+		for _, i := range f.lIdx[f.lStart[e]:f.lStart[e+1]] {
+			f.lrEta[fill[i]] = e
+			fill[i]++
+		}
+	}
+	f.buildWork += 2 * len(f.lIdx)
+}
+
 // numSlots returns the number of slots, live and dead.
 func (f *luFactor) numSlots() int { return len(f.pivRow) }
+
+// The solves with L and Lᵀ and a sparse right-hand side find the etas
+// they must apply by a search through the sparsity pattern that marks them
+// in a bit set (markBits), then apply the marked ones in the order of the
+// pass over all of them, read off the bit set. The others would only add
+// zeros, so the result is the same, bit for bit, as that pass's, and the
+// cost is that of the entries reached plus one word per 64 etas. (The
+// solves with U take the topological order of a depth-first search
+// instead, reachCol and reachRow.)
 
 // nextStamp starts a new depth-first search over the slots.
 func (f *luFactor) nextStamp() int32 {
@@ -132,24 +172,27 @@ func (f *luFactor) reachCol(seeds []int) []int {
 	st := f.nextStamp()
 	post := f.post[:0]
 	stack, it := f.stack[:0], f.stackIt[:0]
+	// Locals: the compiler cannot keep fields of f in registers across
+	// the stores to visit.
+	visit, uStart, uEnd, uIdx, rowStep := f.visit, f.uStart, f.uEnd, f.uIdx, f.rowStep
 	for _, k0 := range seeds {
-		if f.visit[k0] == st {
+		if visit[k0] == st {
 			continue
 		}
-		f.visit[k0] = st
+		visit[k0] = st
 		stack = append(stack, k0)
-		it = append(it, f.uStart[k0])
+		it = append(it, uStart[k0])
 		for len(stack) > 0 {
 			top := len(stack) - 1
 			k := stack[top]
 			pushed := false
-			for p := it[top]; p < f.uEnd[k]; p++ {
-				c := f.rowStep[f.uIdx[p]]
-				if f.visit[c] != st {
+			for p := it[top]; p < uEnd[k]; p++ {
+				c := rowStep[uIdx[p]]
+				if visit[c] != st {
 					it[top] = p + 1
-					f.visit[c] = st
+					visit[c] = st
 					stack = append(stack, c)
-					it = append(it, f.uStart[c])
+					it = append(it, uStart[c])
 					pushed = true
 					break
 				}
@@ -173,25 +216,26 @@ func (f *luFactor) reachRow(seeds []int) []int {
 	st := f.nextStamp()
 	post := f.post[:0]
 	stack, it := f.stack[:0], f.stackIt[:0]
+	visit, urStart, urEnd, urSlot, pivRow := f.visit, f.urStart, f.urEnd, f.urSlot, f.pivRow
 	for _, k0 := range seeds {
-		if f.visit[k0] == st {
+		if visit[k0] == st {
 			continue
 		}
-		f.visit[k0] = st
+		visit[k0] = st
 		stack = append(stack, k0)
-		it = append(it, f.urStart[f.pivRow[k0]])
+		it = append(it, urStart[pivRow[k0]])
 		for len(stack) > 0 {
 			top := len(stack) - 1
 			k := stack[top]
 			pushed := false
-			end := f.urEnd[f.pivRow[k]]
+			end := urEnd[pivRow[k]]
 			for p := it[top]; p < end; p++ {
-				c := f.urSlot[p]
-				if f.visit[c] != st {
+				c := urSlot[p]
+				if visit[c] != st {
 					it[top] = p + 1
-					f.visit[c] = st
+					visit[c] = st
 					stack = append(stack, c)
-					it = append(it, f.urStart[f.pivRow[c]])
+					it = append(it, urStart[pivRow[c]])
 					pushed = true
 					break
 				}
@@ -215,32 +259,88 @@ func reverseInts(s []int) {
 	}
 }
 
+// markBits returns the bit set for n etas or pivots, all clear.
+func (f *luFactor) markBits(n int) []uint64 {
+	w := (n + 63) >> 6
+	if cap(f.bits) < w {
+		f.bits = make([]uint64, w, 2*w)
+	}
+	// Every bit set is cleared as it is read, so the words past the old
+	// length are clear too.
+	f.bits = f.bits[:w]
+	return f.bits
+}
+
+// markL marks the L etas that the rows in rows reach (the pivot row of
+// eta e → the rows of its entries): the etas whose pivot value may be
+// non-zero in ftranL.
+func (f *luFactor) markL(rows []int) []uint64 {
+	bits := f.markBits(len(f.lPiv))
+	stack := f.stack[:0]
+	for _, i := range rows {
+		if e := f.lOfRow[i]; e >= 0 && bits[e>>6]&(1<<(e&63)) == 0 {
+			bits[e>>6] |= 1 << (e & 63)
+			stack = append(stack, e)
+		}
+	}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, i := range f.lIdx[f.lStart[e]:f.lStart[e+1]] {
+			if c := f.lOfRow[i]; c >= 0 && bits[c>>6]&(1<<(c&63)) == 0 {
+				bits[c>>6] |= 1 << (c & 63)
+				stack = append(stack, c)
+			}
+		}
+	}
+	f.stack = stack[:0]
+	return bits
+}
+
+// markLT marks the L etas that the rows in rows reach through the
+// row-wise copy of L (row i → the etas with an entry in row i → their
+// pivot rows): the etas whose gather may meet a non-zero in btranL.
+func (f *luFactor) markLT(rows []int) []uint64 {
+	bits := f.markBits(len(f.lPiv))
+	stack := f.stack[:0]
+	for t := 0; t < len(rows) || len(stack) > 0; {
+		var i int
+		if t < len(rows) {
+			i = rows[t]
+			t++
+		} else {
+			i = f.lPiv[stack[len(stack)-1]]
+			stack = stack[:len(stack)-1]
+		}
+		for _, e := range f.lrEta[f.lrStart[i]:f.lrStart[i+1]] {
+			if bits[e>>6]&(1<<(e&63)) == 0 {
+				bits[e>>6] |= 1 << (e & 63)
+				stack = append(stack, e)
+			}
+		}
+	}
+	f.stack = stack[:0]
+	return bits
+}
+
 // ftranSpike is ftran that also keeps L⁻¹·b (through the row etas) for the
 // next update: b must be the column entering the basis.
 func (f *luFactor) ftranSpike(v *svec) {
 	f.saveSpike = true
-	f.ftran(v)
+	f.ftranKind(v, solveColumn)
 	f.saveSpike = false
 }
 
 // ftran solves B·x = b. On entry v holds b indexed by row; on return it
 // holds x indexed by basis position.
-func (f *luFactor) ftran(v *svec) {
+func (f *luFactor) ftran(v *svec) { f.ftranKind(v, solveOther) }
+
+// ftranKind is ftran for a solve of the given kind (see solveKind).
+func (f *luFactor) ftranKind(v *svec, kind solveKind) {
 	*v, *f.ws = *f.ws, *v
 	in, out := f.ws, v // in: row space, consumed; out: position space
 	b := in.val
-	// L etas.
-	for e, p := range f.lPiv {
-		x := b[p]
-		if x == 0 {
-			continue
-		}
-		for k := f.lStart[e]; k < f.lStart[e+1]; k++ {
-			i := f.lIdx[k]
-			in.add(i)
-			b[i] -= f.lVal[k] * x
-		}
-	}
+	f.ftranL(in, f.hyperSparse(in.n, f.ftranDensity[kind]))
 	f.ftranEtas(in)
 	if f.saveSpike {
 		sp := f.spike
@@ -252,7 +352,7 @@ func (f *luFactor) ftran(v *svec) {
 		}
 	}
 	// U backward.
-	if f.hyperSparse(in.n, f.ftranDensity) {
+	if f.hyperSparse(in.n, f.ftranDensity[kind]) {
 		seeds := f.seeds[:0]
 		for _, i := range in.idx[:in.n] {
 			seeds = append(seeds, f.rowStep[i])
@@ -269,8 +369,45 @@ func (f *luFactor) ftran(v *svec) {
 			}
 		}
 	}
-	f.ftranDensity = f.meanDensity(f.ftranDensity, out.n)
+	f.ftranDensity[kind] = f.meanDensity(f.ftranDensity[kind], out.n)
 	in.clear()
+}
+
+// ftranL applies the L etas to b (in, by row), in order: all of them, or,
+// when hyper, only those whose pivot row the non-zeros of b reach.
+func (f *luFactor) ftranL(in *svec, hyper bool) {
+	b := in.val
+	if !hyper {
+		for e, p := range f.lPiv {
+			x := b[p]
+			if x == 0 {
+				continue
+			}
+			for k := f.lStart[e]; k < f.lStart[e+1]; k++ {
+				i := f.lIdx[k]
+				in.add(i)
+				b[i] -= f.lVal[k] * x
+			}
+		}
+		return
+	}
+	marks := f.markL(in.idx[:in.n])
+	for w := range marks {
+		for marks[w] != 0 {
+			bit := bits.TrailingZeros64(marks[w])
+			marks[w] &^= 1 << bit
+			e := w<<6 | bit
+			x := b[f.lPiv[e]]
+			if x == 0 {
+				continue
+			}
+			for k := f.lStart[e]; k < f.lStart[e+1]; k++ {
+				i := f.lIdx[k]
+				in.add(i)
+				b[i] -= f.lVal[k] * x
+			}
+		}
+	}
 }
 
 // ftranEtas applies the row etas of the updates to b (in, by row). When b
@@ -353,17 +490,24 @@ func (f *luFactor) ftranStep(k int, b []float64, out *svec) {
 	if k >= f.m {
 		f.etaWork += f.uEnd[k] - f.uStart[k] // a column added by an update
 	}
-	for t := f.uStart[k]; t < f.uEnd[k]; t++ {
-		b[f.uIdx[t]] -= f.uVal[t] * x
+	lo, hi := f.uStart[k], f.uEnd[k]
+	vals := f.uVal[lo:hi]
+	for t, i := range f.uIdx[lo:hi] {
+		b[i] -= vals[t] * x
 	}
 }
 
 // btran solves Bᵀ·y = c. On entry v holds c indexed by basis position; on
 // return y indexed by row.
-func (f *luFactor) btran(v *svec) {
+func (f *luFactor) btran(v *svec) { f.btranKind(v, solveOther) }
+
+// btranKind is btran for a solve of the given kind (see solveKind).
+func (f *luFactor) btranKind(v *svec, kind solveKind) {
 	*v, *f.ws = *f.ws, *v
 	in, out := f.ws, v
+	f.kind = kind
 	f.btranU(in, out)
+	f.kind = solveOther
 	o := out.val
 	if f.zFor >= 0 {
 		// Keep U⁻ᵀ·e_r for the update of position r.
@@ -390,16 +534,44 @@ func (f *luFactor) btran(v *svec) {
 			o[i] += f.eVal[k] * x
 		}
 	}
-	// Lᵀ: the L etas in reverse.
-	for e := len(f.lPiv) - 1; e >= 0; e-- {
-		p := f.lPiv[e]
-		s := o[p]
-		for k := f.lStart[e]; k < f.lStart[e+1]; k++ {
-			s -= f.lVal[k] * o[f.lIdx[k]]
+	f.btranL(out, f.hyperSparse(out.n, f.btranDensity[kind]))
+	f.btranDensity[kind] = f.meanDensity(f.btranDensity[kind], out.n)
+}
+
+// btranL applies Lᵀ, the L etas transposed in reverse order, to out (by
+// row): all of them, or, when hyper, only those that the non-zeros of out
+// reach through the row-wise pattern of L.
+func (f *luFactor) btranL(out *svec, hyper bool) {
+	o := out.val
+	if !hyper {
+		for e := len(f.lPiv) - 1; e >= 0; e-- {
+			p := f.lPiv[e]
+			s := o[p]
+			for k := f.lStart[e]; k < f.lStart[e+1]; k++ {
+				s -= f.lVal[k] * o[f.lIdx[k]]
+			}
+			if s != o[p] {
+				out.add(p)
+				o[p] = s
+			}
 		}
-		if s != o[p] {
-			out.add(p)
-			o[p] = s
+		return
+	}
+	marks := f.markLT(out.idx[:out.n])
+	for w := len(marks) - 1; w >= 0; w-- {
+		for marks[w] != 0 {
+			bit := 63 - bits.LeadingZeros64(marks[w])
+			marks[w] &^= 1 << bit
+			e := w<<6 | bit
+			p := f.lPiv[e]
+			s := o[p]
+			for k := f.lStart[e]; k < f.lStart[e+1]; k++ {
+				s -= f.lVal[k] * o[f.lIdx[k]]
+			}
+			if s != o[p] {
+				out.add(p)
+				o[p] = s
+			}
 		}
 	}
 }
@@ -409,14 +581,15 @@ func (f *luFactor) btran(v *svec) {
 // other update.
 func (f *luFactor) btranUnit(v *svec, r int) {
 	f.zFor = r
-	f.btran(v)
+	f.btranKind(v, solveRow)
 }
 
 // btranU solves Uᵀ·z = c: in holds c by position (consumed, cleared), out
-// receives z by row (it must be clear).
+// receives z by row (it must be clear). Its choice of search follows the
+// density of the results of the btran under way's kind (f.kind).
 func (f *luFactor) btranU(in, out *svec) {
 	c := in.val
-	if f.hyperSparse(in.n, f.btranDensity) {
+	if f.hyperSparse(in.n, f.btranDensity[f.kind]) {
 		seeds := f.seeds[:0]
 		for _, q := range in.idx[:in.n] {
 			seeds = append(seeds, f.posStep[q])
@@ -433,7 +606,6 @@ func (f *luFactor) btranU(in, out *svec) {
 			}
 		}
 	}
-	f.btranDensity = f.meanDensity(f.btranDensity, out.n)
 	in.clear()
 }
 
@@ -468,7 +640,9 @@ func (f *luFactor) update(r int, alpha *svec) bool {
 	if f.zSaved != r {
 		z.clear()
 		f.zPos.set(r, 1)
+		f.kind = solveRow
 		f.btranU(f.zPos, z)
+		f.kind = solveOther
 	}
 	f.zSaved = -1
 

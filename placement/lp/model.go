@@ -91,12 +91,10 @@ func newLPModel(p *Problem) (*lpModel, error) {
 	}
 	for j := 0; j < n; j++ {
 		s.cost[j] = mdl.sense * p.Cost[j] * cs[j]
-		s.lower[j] = p.ColLower[j] / cs[j]
-		s.upper[j] = p.ColUpper[j] / cs[j]
+		s.setBounds(j, p.ColLower[j]/cs[j], p.ColUpper[j]/cs[j])
 	}
 	for i := 0; i < m; i++ {
-		s.lower[n+i] = -p.RowUpper[i] * rs[i]
-		s.upper[n+i] = -p.RowLower[i] * rs[i]
+		s.setBounds(n+i, -p.RowUpper[i]*rs[i], -p.RowLower[i]*rs[i])
 	}
 	copy(s.work, s.cost)
 	s.initSlackBasis()
@@ -110,8 +108,7 @@ func (mdl *lpModel) setColBounds(j int, lo, up float64) {
 		panic(fmt.Sprintf("lp: setColBounds(%d, %v, %v)", j, lo, up))
 	}
 	s := mdl.s
-	s.lower[j] = lo / mdl.colScale[j]
-	s.upper[j] = up / mdl.colScale[j]
+	s.setBounds(j, lo/mdl.colScale[j], up/mdl.colScale[j])
 	if s.state[j] != basic {
 		st := s.state[j]
 		if (st == atLower && math.IsInf(s.lower[j], -1)) || (st == atUpper && math.IsInf(s.upper[j], 1)) || st == atZero {

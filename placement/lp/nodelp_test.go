@@ -83,7 +83,7 @@ func checkChuzrAgrees(t *rapid.T) {
 	for i := 0; i < m; i++ {
 		lo := float64(rapid.IntRange(-1000, 1000).Draw(t, "lo"))
 		up := lo + float64(rapid.IntRange(0, 1000).Draw(t, "width"))
-		s.lower[i], s.upper[i] = lo, up
+		s.setBounds(i, lo, up)
 		// Values around lo−tolP, up+tolP and inside, nudged by a few ulps.
 		base := [...]float64{lo - s.tolP, up + s.tolP, (lo + up) / 2, lo, up}[rapid.IntRange(0, 4).Draw(t, "where")]
 		x := base

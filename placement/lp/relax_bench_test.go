@@ -13,9 +13,10 @@ import (
 // then re-solves it warm after each of the first three branchings of
 // branch-and-bound would make on a fractional integer column (its upper
 // bound lowered to the floor, as for a down child), back to the root
-// bounds in between. It reports the root's iterations, and the warm
-// re-solves' mean iterations and milliseconds: the two costs of the LP
-// inside branch-and-bound on models exported by placement.WriteMPS.
+// bounds in between. It reports the root's iterations, milliseconds and
+// microseconds per iteration (wall and CPU time), and the warm re-solves' mean iterations and
+// milliseconds: the two costs of the LP inside branch-and-bound on models
+// exported by placement.WriteMPS.
 //
 //	GPUTCO_LP_MPS=/tmp/S11.mps go test ./placement/lp -run '^$' -bench RelaxationMPS -benchtime 1x
 func BenchmarkRelaxationMPS(b *testing.B) {
@@ -31,13 +32,15 @@ func BenchmarkRelaxationMPS(b *testing.B) {
 	p.Integer = nil
 	b.ReportAllocs()
 	var rootIters, warmIters, warmN int
-	var warmTime time.Duration
+	var rootTime, rootCPU, warmTime time.Duration
 	for b.Loop() {
 		mdl, err := newLPModel(p)
 		if err != nil {
 			b.Fatal(err)
 		}
+		t0, c0 := time.Now(), cpuTime()
 		st, err := mdl.solve(context.Background(), lpLimits{})
+		rootTime, rootCPU = time.Since(t0), cpuTime()-c0
 		if st != Optimal || err != nil {
 			b.Fatalf("root: %v %v", st, err)
 		}
@@ -73,6 +76,11 @@ func BenchmarkRelaxationMPS(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(rootIters), "root-iters")
+	b.ReportMetric(rootTime.Seconds()*1e3, "root-ms")
+	if rootIters > 0 {
+		b.ReportMetric(rootTime.Seconds()*1e6/float64(rootIters), "root-µs/iter")
+		b.ReportMetric(rootCPU.Seconds()*1e6/float64(rootIters), "root-cpu-µs/iter")
+	}
 	if warmN > 0 {
 		b.ReportMetric(float64(warmIters)/float64(warmN), "warm-iters")
 		b.ReportMetric(warmTime.Seconds()*1e3/float64(warmN), "warm-ms")

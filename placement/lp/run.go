@@ -153,13 +153,13 @@ func (s *simplex) dualPhase1() (float64, outcome) {
 		l, u := lo[j], up[j]
 		switch {
 		case l == -inf && u == inf:
-			s.lower[j], s.upper[j] = -1, 1
+			s.setBounds(j, -1, 1)
 		case u == inf:
-			s.lower[j], s.upper[j] = 0, 1
+			s.setBounds(j, 0, 1)
 		case l == -inf:
-			s.lower[j], s.upper[j] = -1, 0
+			s.setBounds(j, -1, 0)
 		default:
-			s.lower[j], s.upper[j] = 0, 0
+			s.setBounds(j, 0, 0)
 		}
 	}
 	for j := 0; j < s.nt; j++ {
@@ -178,8 +178,9 @@ func (s *simplex) dualPhase1() (float64, outcome) {
 	if auxObj >= -1e-6*(1+mag) {
 		auxObj = 0
 	}
-	copy(s.lower, lo)
-	copy(s.upper, up)
+	for j := range lo {
+		s.setBounds(j, lo[j], up[j])
+	}
 	for j := 0; j < s.nt; j++ {
 		if s.state[j] != basic {
 			s.state[j] = s.preferredState(j, s.d[j])

@@ -67,7 +67,8 @@ type simplex struct {
 
 	cost         []float64 // scaled minimisation costs (0 for logicals)
 	work         []float64 // working costs: cost + perturbation + shifts
-	lower, upper []float64
+	lower, upper []float64 // bounds, set by setBounds
+	fixed        []bool    // lower == upper (a byte the ratio test reads instead of two bounds)
 
 	head  []int // basis position → variable
 	pos   []int // variable → basis position, or -1
@@ -87,7 +88,7 @@ type simplex struct {
 	col, row, tau, fvec *svec
 	alpha               []float64 // pricing row over all variables
 	alphaIdx            []int
-	alphaMark           []bool
+	alphaHeld           []int // workspace of price
 	cands               []ratioCand
 	flips               []int
 	unitIdx             []int
@@ -149,12 +150,12 @@ func newSimplex(m, n int) *simplex {
 	nt := n + m
 	s := &simplex{m: m, n: n, nt: nt,
 		cost: make([]float64, nt), work: make([]float64, nt),
-		lower: make([]float64, nt), upper: make([]float64, nt),
+		lower: make([]float64, nt), upper: make([]float64, nt), fixed: make([]bool, nt),
 		head: make([]int, m), pos: make([]int, nt), state: make([]varState, nt),
 		x: make([]float64, nt), d: make([]float64, nt), y: make([]float64, m),
 		dse: make([]float64, m),
 		col: newSvec(m), row: newSvec(m), tau: newSvec(m), fvec: newSvec(m),
-		alpha: make([]float64, nt), alphaMark: make([]bool, nt),
+		alpha:   make([]float64, nt),
 		unitIdx: make([]int, m), one: []float64{1},
 		rng: 0x9e3779b97f4a7c15, infIn: make([]bool, m), tolP: primalTol, tolD: dualTol,
 		infScore: make([]float64, m), infStale: make([]bool, m),
@@ -162,7 +163,16 @@ func newSimplex(m, n int) *simplex {
 	for i := range m {
 		s.unitIdx[i] = i
 	}
+	for j := range s.fixed {
+		s.fixed[j] = true // the bounds are [0, 0]
+	}
 	return s
+}
+
+// setBounds sets the bounds of variable j (internal form).
+func (s *simplex) setBounds(j int, lo, up float64) {
+	s.lower[j], s.upper[j] = lo, up
+	s.fixed[j] = lo == up
 }
 
 // column returns the internal column of variable v.
@@ -615,13 +625,25 @@ func (s *simplex) ftranColumn(q int) {
 }
 
 // price computes α_j = ρᵀa_j for the non-basic variables, ρ = s.row,
-// into s.alpha over the index list s.alphaIdx.
+// into s.alpha over the index list s.alphaIdx (each variable once).
+//
+// While it accumulates, a zero α_j means "not listed yet": a sum that
+// cancels to zero is held as alphaHeld (listed in s.alphaHeld) and put
+// back to zero at the end, so the row needs no marks (one random access
+// per entry instead of two). The values are those of plain accumulation,
+// bit for bit: alphaHeld plus a product is the product, for any product
+// above 1e-284 in magnitude.
 func (s *simplex) price() {
+	alpha := s.alpha
 	for _, j := range s.alphaIdx {
-		s.alpha[j] = 0
-		s.alphaMark[j] = false
+		alpha[j] = 0
 	}
-	s.alphaIdx = s.alphaIdx[:0]
+	if cap(s.alphaIdx) < s.nt {
+		s.alphaIdx = make([]int, 0, s.nt)
+	}
+	list := s.alphaIdx[:s.nt]
+	n := 0
+	held := s.alphaHeld[:0]
 	rho := s.row
 	for _, i := range rho.idx[:rho.n] {
 		ri := rho.val[i]
@@ -629,23 +651,40 @@ func (s *simplex) price() {
 			continue
 		}
 		if lv := s.n + i; s.state[lv] != basic {
-			if !s.alphaMark[lv] {
-				s.alphaMark[lv] = true
-				s.alphaIdx = append(s.alphaIdx, lv)
-			}
-			s.alpha[lv] += ri
+			// Only row i meets its logical.
+			list[n] = lv
+			n++
+			alpha[lv] = ri
 		}
 		a, b := s.nbStart[i], s.nbEnd[i]
 		vals := s.nbValue[a:b]
 		for k, j := range s.nbIndex[a:b] {
-			if !s.alphaMark[j] {
-				s.alphaMark[j] = true
-				s.alphaIdx = append(s.alphaIdx, j)
+			v := alpha[j]
+			if v == 0 {
+				list[n] = j
+				n++
 			}
-			s.alpha[j] += ri * vals[k]
+			v += ri * vals[k]
+			if v == 0 {
+				v = alphaHeld
+				held = append(held, j)
+			}
+			alpha[j] = v
 		}
 	}
+	s.alphaIdx = list[:n]
+	for _, j := range held {
+		if alpha[j] == alphaHeld {
+			alpha[j] = 0
+		}
+	}
+	s.alphaHeld = held
 }
+
+// alphaHeld stands for a zero sum in price's accumulation: small enough
+// that adding it to any product of the row changes nothing, large enough
+// to stay a normal number.
+const alphaHeld = 1e-300
 
 // dualRatio is the bound-flipping ratio test with Harris tolerances for a
 // leaving variable that must move by |delta| (to its lower bound when
@@ -657,11 +696,14 @@ func (s *simplex) dualRatio(toLower bool, delta float64) int {
 		sign = -1
 	}
 	cands := s.cands[:0]
+	// Locals: the compiler cannot keep fields of s in registers across
+	// the appends.
+	alpha, state, fixed, d, tolD := s.alpha, s.state, s.fixed, s.d, s.tolD
 	for _, j := range s.alphaIdx {
-		// Status and sign first: most entries fail them, and the bounds
-		// are two more loads.
-		a := sign * s.alpha[j]
-		switch s.state[j] {
+		// Status and sign first: most entries fail them, and the fixed
+		// flag and d_j are two more loads.
+		a := sign * alpha[j]
+		switch state[j] {
 		case atLower:
 			if a <= pivotTol {
 				continue
@@ -677,13 +719,13 @@ func (s *simplex) dualRatio(toLower bool, delta float64) int {
 		default:
 			continue
 		}
-		if s.lower[j] == s.upper[j] {
+		if fixed[j] {
 			continue
 		}
-		dj := s.d[j]
-		h := (dj + s.tolD) / a
+		dj := d[j]
+		h := (dj + tolD) / a
 		if a < 0 {
-			h = (dj - s.tolD) / a
+			h = (dj - tolD) / a
 		}
 		cands = append(cands, ratioCand{j: j, ratio: dj / a, harris: h, abs: math.Abs(a)})
 	}
@@ -829,16 +871,20 @@ func (s *simplex) dualPhase2() outcome {
 		for _, i := range s.row.idx[:s.row.n] {
 			wr += s.row.val[i] * s.row.val[i]
 		}
+		// τ = B⁻¹ρ, in place: ρ is not needed any more this iteration.
 		s.tau.clear()
-		for _, i := range s.row.nonzeros() {
-			s.tau.set(i, s.row.val[i])
-		}
-		s.lu.ftran(s.tau)
+		s.row, s.tau = s.tau, s.row
+		s.lu.ftranKind(s.tau, solveDSE)
 
+		// The reduced costs, clearing the row for the next price on the
+		// way (the pass price would otherwise make).
 		ts := thetaD * sign
+		d, alpha := s.d, s.alpha
 		for _, j := range s.alphaIdx {
-			s.d[j] -= ts * s.alpha[j]
+			d[j] -= ts * alpha[j]
+			alpha[j] = 0
 		}
+		s.alphaIdx = s.alphaIdx[:0]
 		s.d[q] = 0
 		// Bound flips.
 		if len(s.flips) > 0 {
@@ -910,7 +956,7 @@ func (s *simplex) applyFlips() {
 			rhs.val[j-s.n] -= dx
 		}
 	}
-	s.lu.ftran(rhs)
+	s.lu.ftranKind(rhs, solveFlips)
 	for _, i := range rhs.idx[:rhs.n] {
 		s.x[s.head[i]] += rhs.val[i]
 		s.touch(i)
