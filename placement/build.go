@@ -95,7 +95,7 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 		if n == 0 && !paid && peakOn[k] == nil {
 			continue
 		}
-		held[k] = sol.held[k]
+		held[k] = in.joinTerms(k, sol.held[k])
 		if held[k] == nil && n > 0 {
 			held[k] = []int{n} // one commitment
 		}
@@ -270,6 +270,43 @@ func (in *instance) gangUse(r *gangRun, u []float64) (*Use, []discounter) {
 		us.Cost = us.Cost.Add(amount)
 	}
 	return us, in.useDiscounters(kinds, nil, r.finish-r.wall, r.wall)
+}
+
+// joinTerms returns held (the nodes of each commitment of offer k) with
+// every commitment of fewer whole terms (commit.count) and the one that
+// starts where it ends joined, for the nodes both hold, into the
+// commitment of all those terms from the same start, where that one covers
+// the same stretches, pays to the same end and costs their sum: the same
+// capacity at the same cost, reported as one commitment rather than a
+// month renewed. held is not modified.
+func (in *instance) joinTerms(k int, held []int) []int {
+	od := &in.os[k]
+	out := held
+	for i, c := range od.commits {
+		if c.count == 0 || i >= len(out) || out[i] == 0 {
+			continue
+		}
+		for j, d := range od.commits {
+			if d.count != 0 || d.first != c.last+1 || j >= len(out) || out[j] == 0 {
+				continue
+			}
+			for l, e := range od.commits {
+				if l >= len(out) || e.count != 0 || e.first != c.first || e.last != d.last || e.end != d.end || !e.fixed.Equal(c.fixed.Add(d.fixed)) {
+					continue
+				}
+				if &out[0] == &held[0] {
+					out = slices.Clone(held)
+				}
+				m := min(out[i], out[j])
+				out[i], out[j], out[l] = out[i]-m, out[j]-m, out[l]+m
+				break
+			}
+			if out[i] == 0 {
+				break
+			}
+		}
+	}
+	return out
 }
 
 // commitment prices what the plan holds of offer k: held[i] nodes of its

@@ -7,8 +7,9 @@ import (
 
 // sliceClasses groups the slices of pool pl that the model cannot tell
 // apart: slices of one stretch with the same length and, for every
-// workload of the pool but its gangs, the same repetitions and (for a
-// service) the same demand. Every row of the model over one such slice is
+// workload of the pool but its gangs and the jobs whose every use is
+// aggregated (perSlice), the same repetitions and (for a service) the same
+// demand. Every row of the model over one such slice is
 // a copy of the row over another (the gangs' holdings and the node counts
 // are the stretch's), and every sum over slices weighs their uses alike,
 // so the model is symmetric under any permutation of a class: averaging an
@@ -36,7 +37,7 @@ func (in *instance) sliceClasses(pl pool) (rep []int, mult []float64) {
 	}
 	var ws []*wdata
 	for _, w := range pl.ws {
-		if wd := &in.ws[w]; !wd.gang {
+		if wd := &in.ws[w]; !wd.gang && in.perSlice(w) {
 			ws = append(ws, wd)
 		}
 	}
@@ -61,4 +62,24 @@ func (in *instance) sliceClasses(pl pool) (rep []int, mult []float64) {
 		first[string(key)] = t
 	}
 	return rep, mult
+}
+
+// perSlice reports whether workload w has use columns per slice in the
+// model: a service always, a job unless every use it has is one aggregated
+// column of GPU-hours (aggregated). A job without them enters no row or
+// column of a slice — its work, width over the horizon and costs are sums
+// over every slice of the period (jobHours), whatever the classes — so its
+// repetitions tell no slices apart.
+func (in *instance) perSlice(w int) bool {
+	wd := &in.ws[w]
+	if wd.service {
+		return true
+	}
+	agg := in.aggregated(w)
+	for _, q := range in.active(w) {
+		if !agg[q] {
+			return true
+		}
+	}
+	return false
 }

@@ -72,8 +72,10 @@
 // into epochs of Options.Epoch (default a year; provider.Month or a quarter
 // of three months also work; the last epoch may be partial), an epoch
 // splits again at every lead time L_k (o.LeadTime(): provisioning, or an
-// owned server's procurement) that falls inside it, and again where the
-// whole terms of a commitment started at one of these cuts end (below).
+// owned server's procurement) that falls inside it, again where the
+// whole terms of a commitment started at one of these cuts end, and again
+// one term after each of these cuts for a term shorter than the epoch's
+// part it starts (a monthly rental in a yearly epoch; below).
 // Each of these stretches
 // σ = [a_σ, b_σ) has its own representative period, sampled from the
 // demand curves over σ (d_wσt = GPUs_w · the largest, over the repetitions
@@ -105,15 +107,45 @@
 // ⌈(u_σ − a_σ)/τ_k⌉, and covers σ and the following stretches that end
 // by e = a_σ + m·τ_k: a 1-year reservation covers its year, a 3-year one
 // three, a monthly rental is renewed month by month to the next epoch or
-// arrival and may change there (use monthly epochs to let it change every
-// month). When a commitment started at an epoch start or an arrival, with
+// arrival and may change there. A commitment may also buy fewer whole
+// terms, i < m, where a stretch ends at a_σ + i·τ_k: it is then a column
+// n_kσi of its own, covering the stretches to a_σ + i·τ_k and priced F_kσi
+// for the span i·τ_k (i monthly terms of a rental). Such a stretch end is
+// cut one term after every epoch start or arrival a for a term τ_k shorter
+// than the stretch [a, b) to the next of them, of an offer that exists by a
+// and that some workload may want for part of an epoch after a — a finite
+// job before its deadline (its work may all go to one month, a gang runs
+// for its wall time), or a service whose curve does not repeat with the
+// period or whose own horizon ends before H, before its end — unless the
+// cut lies less than max(P, τ_k/12) from another cut. So with yearly epochs
+// a monthly rental from an epoch start is held one month or renewed to the
+// epoch's end, and from one month after it for the months that reach the
+// next epoch start, or dropped:
+//
+//	n_kσ1 ∈ ℤ, 0 ≤ n_kσ1 ≤ S_k      one term from a_σ, covering [a_σ, a_σ + τ_k)
+//	n_kσ′ ∈ ℤ, a_σ′ = a_σ + τ_k     the m − 1 terms from there to the next epoch start
+//	F_kσ1 = F_k(τ_k), F_kσ′ = F_k((m − 1)·τ_k), F_kσ = F_k(m·τ_k)   (tco's fixed terms per node for the span)
+//
+// and they enter the capacity rows above as every commitment does (Σ_{c ∋
+// σ(t)} n_kc): x nodes in the first month and y after are n_kσ = min(x, y)
+// with n_kσ1 = x − min(x, y) or n_kσ′ = y − min(x, y). A plan that holds a
+// month's rental and its renewal to the end of the commitment from the
+// start, which costs their sum, reports the nodes both hold as that one
+// commitment. A month's rental for a one-month gang or a service of part
+// of the first month costs what tco.Evaluate says for the workload alone
+// on that month; a rental for months 2 to 4 of a yearly epoch is still
+// held to the epoch's end (monthly epochs let it change every month, at
+// the cost of twelve stretches a year). The cut adds a stretch of T slices
+// per epoch start and arrival where it applies. When a
+// commitment started at an epoch start or an arrival, with
 // u_σ − a_σ ≥ τ_k, ends inside the horizon at e, not at a cut, the stretch
 // there splits at e, so that it covers all it pays for (a monthly rental
 // from day 14 to an arrival at 9 months pays 9 months, to day 287.75, and
 // holds its nodes to then) — unless a cut lies less than max(P, τ_k/12)
 // before e, where it covers the stretches to that cut and pays a tail it
-// does not use. The split points stay few (at most one per cut and term,
-// none where the terms fit the epochs); a commitment started at a split
+// does not use. The split points stay few (at most two per cut and term,
+// one term after it and where its whole terms end; none where the terms
+// fit the epochs); a commitment started at a split
 // point or at a bridge shorter than its term (a monthly rental at an
 // arrival a week before the next) covers the stretches within its terms and
 // pays the rest unused: it is never counted beyond what it pays for.
@@ -140,8 +172,9 @@
 // that tco charges for a lead time is left out, since the plan bridges it:
 // a service keeps only the part for the expected wait for stock beyond the
 // lead time, a job none (its work is placed by its deadline). With one epoch
-// covering the horizon and no lead times the model is exactly the one
-// above.
+// covering the horizon, no lead times and no cut one term after its start
+// (no term shorter than the horizon of an offer a job, a gang or a service
+// of uneven months can use) the model is exactly the one above.
 //
 // Renewal and exit follow from the same columns: at the end of a term the
 // plan may start the offer's next commitment (renew, for as many nodes as
@@ -295,8 +328,9 @@
 // the plan spreads it back over the slices in proportion to that room.
 // The slices of a stretch (of the period, without planning over time)
 // that the model cannot tell apart — the same length and, for every
-// workload of the pool but its gangs, the same repetitions r_wt and (a
-// service) the same demand — form a class: the
+// workload of the pool but its gangs and the jobs whose every use is an
+// aggregated column h_wk (which meet no row of a slice), the same
+// repetitions r_wt and (a service) the same demand — form a class: the
 // model is symmetric under any permutation of a class (node counts and
 // gang holdings are the stretch's), so averaging an optimum over it keeps
 // every row and the cost, and the model keeps the class's first slice

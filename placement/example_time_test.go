@@ -16,8 +16,9 @@ import (
 // Planning over time: owned servers are the cheapest base for a steady
 // service, but take nine months to arrive; the plan orders them now and
 // bridges on monthly rentals until they do. A training run of 128 to 512
-// GPUs due in two months cannot wait for them: it runs on demand, as the
-// servers arrive after its deadline.
+// GPUs due in two months cannot wait for them, as the servers arrive after
+// its deadline: it rents 22 more monthly nodes for the first month alone
+// and runs on 176 GPUs, for less than on demand.
 func ExampleSolve_overTime() {
 	gpu := provider.GPU{Model: "H100 SXM", MemoryGiB: 80, BF16TFLOPS: 989, TDPWatts: 700}
 	offer := func(id string, p provider.Pricing) provider.Offer {
@@ -65,10 +66,11 @@ func ExampleSolve_overTime() {
 	fmt.Printf("train: %d GPUs on %s, days %.0f–%.0f\n", g.GPUs, g.Offer, g.Start.Hours()/24, g.Finish.Hours()/24)
 	fmt.Println(plan.Status)
 	// Output:
-	// year 1, months 0–9: 4 × monthly
+	// year 1, months 0–1: 26 × monthly
+	// year 1, months 1–9: 4 × monthly
 	// year 1, months 9–12: 4 × own
 	// year 2, months 12–24: 4 × own
 	// buy 4 × own: order month 0, arrival month 9
-	// train: 128 GPUs on on-demand, days 0–40
+	// train: 176 GPUs on monthly, days 0–29
 	// optimal
 }

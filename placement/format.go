@@ -139,6 +139,7 @@ type useJSON struct {
 	PeakGPUs  float64         `json:"peakGPUs"`
 	GPUHours  float64         `json:"gpuHours"`
 	NodeHours float64         `json:"nodeHours"`
+	GPUs      []float64       `json:"gpus"`
 	Lines     []tco.Line      `json:"lines"`
 	Cost      decimal.Decimal `json:"cost"`
 }
@@ -245,6 +246,7 @@ type statsJSON struct {
 	Nodes      int               `json:"nodes"`
 	Solver     string            `json:"solver"`
 	Elapsed    provider.Duration `json:"elapsed"`
+	FirstPlan  provider.Duration `json:"firstPlan"`
 }
 
 type planJSON struct {
@@ -292,13 +294,13 @@ func (p Plan) MarshalJSON() ([]byte, error) {
 		Assignments: []assignmentJSON{}, Commitments: []commitmentJSON{}, Unplaced: []unplacedJSON{}, Stock: []stockJSON{},
 		Stats: statsJSON{Pools: p.Stats.Pools, FastPools: p.Stats.FastPools, Rows: p.Stats.Rows, Cols: p.Stats.Cols,
 			Integers: p.Stats.Integers, Iterations: p.Stats.Iterations, Nodes: p.Stats.Nodes, Solver: p.Stats.Solver,
-			Elapsed: provider.Duration(p.Stats.Elapsed)}}
+			Elapsed: provider.Duration(p.Stats.Elapsed), FirstPlan: provider.Duration(p.Stats.FirstPlan)}}
 	for _, a := range p.Assignments {
 		aj := assignmentJSON{Workload: a.Workload, Service: a.Service, Cost: a.Cost, PeakGPUValue: a.PeakGPUValue,
 			Alone: a.Alone, Uses: []useJSON{}, RunnersUp: []runnerUpJSON{}}
 		for _, u := range a.Uses {
 			aj.Uses = append(aj.Uses, useJSON{Offer: u.Offer, Tier: u.Tier, PeakGPUs: u.PeakGPUs, GPUHours: u.GPUHours,
-				NodeHours: u.NodeHours, Lines: nonNil(u.Lines), Cost: u.Cost})
+				NodeHours: u.NodeHours, GPUs: nonNil(u.GPUs), Lines: nonNil(u.Lines), Cost: u.Cost})
 		}
 		for _, r := range a.RunnersUp {
 			aj.RunnersUp = append(aj.RunnersUp, runnerUpJSON(r))
@@ -349,10 +351,10 @@ func (p Plan) MarshalJSON() ([]byte, error) {
 	return json.Marshal(j)
 }
 
-// nonNil returns ls, or an empty slice for nil (JSON [] rather than null).
-func nonNil(ls []tco.Line) []tco.Line {
-	if ls == nil {
-		return []tco.Line{}
+// nonNil returns s, or an empty slice for nil (JSON [] rather than null).
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
 	}
-	return ls
+	return s
 }

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -88,9 +89,30 @@ func TestPlanJSON(t *testing.T) {
 		Total       decimal.Decimal
 		Unplaced    []struct{ Workload, Error string }
 		Commitments []struct{ Offer, Tier string }
+		Assignments []struct {
+			Uses []struct {
+				PeakGPUs float64
+				GPUs     []float64
+			}
+		}
+		Stats struct{ FirstPlan string }
 	}
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
+	}
+	if len(back.Assignments) != len(plan.Assignments) {
+		t.Fatalf("JSON has %d assignments, plan %d", len(back.Assignments), len(plan.Assignments))
+	}
+	for i, a := range plan.Assignments {
+		for k, u := range a.Uses {
+			got := back.Assignments[i].Uses[k]
+			if !slices.Equal(got.GPUs, u.GPUs) || got.PeakGPUs != u.PeakGPUs {
+				t.Errorf("%s on %s: JSON gpus %v peak %g, plan %v peak %g", a.Workload, u.Offer, got.GPUs, got.PeakGPUs, u.GPUs, u.PeakGPUs)
+			}
+		}
+	}
+	if back.Stats.FirstPlan == "" {
+		t.Errorf("JSON stats have no firstPlan")
 	}
 	if !back.Total.Equal(plan.Total) || back.Status != plan.Status.String() {
 		t.Errorf("JSON total %s status %s, plan %s %s", back.Total, back.Status, plan.Total, plan.Status)

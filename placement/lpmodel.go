@@ -80,9 +80,12 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 		if od.committed {
 			cols := make([]int, len(od.commits))
 			for i, c := range od.commits {
-				if in.s.overTime {
+				switch {
+				case in.s.overTime && c.count > 0:
+					cols[i] = b.AddIntColNamed("n", c.fixedF, 0, od.stock, od.idx, c.first, c.count)
+				case in.s.overTime:
 					cols[i] = b.AddIntColNamed("n", c.fixedF, 0, od.stock, od.idx, c.first)
-				} else {
+				default:
 					cols[i] = b.AddIntColNamed("n", c.fixedF, 0, od.stock, od.idx)
 				}
 				cost(cols[i], c.fixedF)

@@ -565,11 +565,15 @@ func (in *instance) timeline(valid func(workload int) bool) error {
 			ok[i] = valid(i)
 		}
 		for _, o := range in.p.Offers {
+			used, part := false, time.Duration(0)
 			for i, w := range in.p.Workloads {
 				if ok[i] && compatible(w, o) {
-					arrivals = append(arrivals, arrival{lead: o.LeadTime(), term: offerTerm(o)})
-					break
+					own := in.p.Assumptions.Horizon == 0 && w.Horizon > 0 && w.Horizon < s.horizon
+					used, part = true, max(part, monthsDiffer(w, s.Period, s.horizon, own))
 				}
+			}
+			if used {
+				arrivals = append(arrivals, arrival{lead: o.LeadTime(), term: offerTerm(o), partUntil: part})
 			}
 		}
 	}

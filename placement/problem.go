@@ -60,7 +60,8 @@ type Problem struct {
 type Options struct {
 	// Period is the representative period whose slices the plan covers; it
 	// repeats over the horizon (its slices weigh horizon/period). Zero means
-	// DefaultPeriod. It must not exceed the horizon.
+	// DefaultPeriod, or the horizon if it is shorter (at least an hour). It
+	// must not exceed the horizon.
 	Period time.Duration
 	// Slices is the number of equal slices of the period; zero means
 	// Period/DefaultSliceLength (at least 1). At most MaxSlices.

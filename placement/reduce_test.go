@@ -207,3 +207,60 @@ func useSlices(m *lp.Problem) int {
 	}
 	return len(seen)
 }
+
+// TestReductionsBurstOnlyJobs: a job whose every use is one aggregated
+// column (it can use only unlimited on-demand capacity: the only offers
+// with GPUs of the memory it needs) tells no slices apart, whatever its
+// deadline. Reducible portfolios over three days of six-hour slices, each
+// with such a job whose deadline falls in the period's second day, and
+// its services' (daily) curves: the slice classes are those of the pool
+// without the job (the reduced model has use columns in as many slices as
+// with the job left out), and Solve's optimum and the reduced model's equal
+// cbc's on the full model within 1e-6.
+func TestReductionsBurstOnlyJobs(t *testing.T) {
+	bin := cbcPath(t)
+	seeds := []uint64{0, 1, 2}
+	if testing.Short() {
+		seeds = seeds[:1]
+	}
+	ctx := context.Background()
+	big := provider.GPU{Model: "H200", MemoryGiB: 141, BF16TFLOPS: 989, TDPWatts: 700}
+	for _, seed := range seeds {
+		p := reducible(seed+1300, seed%2 == 0)
+		p.Options.Period, p.Options.Slices = 72*time.Hour, 12
+		p.Options.Gap = 1e-9
+		for i, rate := range []string{"30", "34"} {
+			o := onDemand("od-h200-"+string(rune('a'+i)), rate, 8, 0)
+			o.GPU = big
+			p.Offers = append(p.Offers, o)
+		}
+		without := useSlices(mustModel(t, p))
+		job := batch("burst", 16, 16*24*20, (30*24+30)*time.Hour)
+		job.Requirements.MinMemoryGiB = 100
+		p.Workloads = append(p.Workloads, job)
+		full, err := placement.ModelFull(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reduced := mustModel(t, p)
+		if got := useSlices(reduced); got != without {
+			t.Errorf("seed %d: use columns in %d slices with the burst-only job, %d without it", seed, got, without)
+		}
+		if without >= 12 {
+			t.Errorf("seed %d: no slices merged without the job: the case does not test the merge", seed)
+		}
+		want := checkReduced(ctx, t, bin, seed, p, full, reduced)
+		t.Logf("seed %d: full %d×%d, reduced %d×%d, use columns in %d slices; optimum %.4f", seed,
+			full.NumRows(), full.NumCols(), reduced.NumRows(), reduced.NumCols(), useSlices(reduced), want)
+	}
+}
+
+// mustModel is placement.Model(p), failing t on an error.
+func mustModel(t *testing.T, p placement.Problem) *lp.Problem {
+	t.Helper()
+	m, err := placement.Model(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

@@ -26,7 +26,6 @@ import (
 // choice unless the caller asks for monthly epochs — where the same
 // problem is solved at 1 308 160.
 func TestReview5GangMonthlyRental(t *testing.T) {
-	t.Skip("finding: with yearly epochs a monthly rental must run to the epoch's end, so a one-month gang cannot rent monthly for one month (plan 41 % dearer)")
 	a := bare()
 	a.Horizon = 400 * 24 * time.Hour
 	w := pretrain("pretrain", 512, 30, 60*24*time.Hour)
@@ -60,4 +59,64 @@ func tcoTotal(w workload.Workload, o provider.Offer, a tco.Assumptions) (decimal
 		return decimal.Zero, fmt.Errorf("deadline missed on %s: finish %v", o.ID, r.Finish)
 	}
 	return r.Total, nil
+}
+
+// TestMonthlyRentalServiceFirstMonth: a service of one 8-GPU node for the
+// first month of a year (a step to 0 at provider.Month), yearly epochs, a
+// monthly rental at 24 a node-hour and on demand at 32. One month of the
+// rental serves it: 730 h × 24 = 17 520, what tco.Evaluate says for the
+// service alone on the rental over that month. Held to the epoch's end the
+// rental cost 12 months (210 240), so the plan went on demand (23 360).
+// The rental is held from 0 to one month, not beyond.
+func TestMonthlyRentalServiceFirstMonth(t *testing.T) {
+	Y, M := provider.Year, provider.Month
+	w := rvStepService("svc", 8, Y, workload.Step{Value: 1}, workload.Step{Start: M, Value: 0})
+	month := monthly("month", "24", 8, 0)
+	plan := rvSolve(t, rvProblem(Y, 0, []workload.Workload{w}, month, onDemand("od", "32", 8, 0)), "17520")
+	b := bare()
+	b.Horizon = M
+	alt, err := tcoTotal(w, month, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.Total.Equal(alt) {
+		t.Errorf("plan total %s, tco.Evaluate of the service alone on a month of the rental %s", plan.Total, alt)
+	}
+	for _, c := range plan.Commitments {
+		if c.Offer == "month" && (len(c.Held) != 1 || c.Held[0].Start != 0 || c.Held[0].End != M || c.Held[0].Nodes != 1) {
+			t.Errorf("rental held %+v, want one node for the first month", c.Held)
+		}
+	}
+}
+
+// TestMonthlyRentalOwnHorizon: with Assumptions.Horizon zero, a service of
+// one 8-GPU node whose own horizon is 28 days, beside one of a node for
+// 400 days, over yearly epochs, on a monthly rental at 24 a node-hour and
+// on demand at 32. Its demand ends inside the first month, so the first
+// month's rental serves it: it adds 730 h × 24 = 17 520 to the plan of the
+// other alone (28 days on demand would be 672 h × 32 = 21 504, and the
+// rental held to the epoch's end 210 240).
+func TestMonthlyRentalOwnHorizon(t *testing.T) {
+	long, short := steady("long", 8, 1), steady("short", 8, 1)
+	short.Horizon = 28 * day
+	offers := []provider.Offer{monthly("month", "24", 8, 0), onDemand("od", "32", 8, 0)}
+	a := bare()
+	a.Horizon = 0 // the longest workload's: 400 days
+	solve := func(ws ...workload.Workload) placement.Plan {
+		t.Helper()
+		p := placement.Problem{Workloads: ws, Offers: offers, Assumptions: a,
+			Options: placement.Options{OverTime: true, Period: 24 * time.Hour, Slices: 4}}
+		plan, err := placement.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan.Status != placement.Optimal || len(plan.Unplaced) > 0 {
+			t.Fatalf("status %v, unplaced %v", plan.Status, plan.Unplaced)
+		}
+		return plan
+	}
+	alone, both := solve(long), solve(long, short)
+	if d := both.Total.Sub(alone.Total); !d.Equal(dec("17520")) {
+		t.Errorf("the 28-day service adds %s (%s with it, %s without), want 17520: a month of the rental", d, both.Total, alone.Total)
+	}
 }

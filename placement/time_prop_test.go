@@ -341,3 +341,54 @@ func propGang(t *rapid.T) {
 func TestGangProperties(t *testing.T) { checkFew(t, propGang) }
 
 func FuzzGangProperties(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propGang)) }
+
+// propMonthlyEpochs: a service whose demand steps from month to month over
+// six months, on monthly rentals and pay-as-you-go (on demand, spot), none
+// with a lead time: monthly epochs never plan dearer than one epoch of the
+// six months. The one epoch's stretches (its first month, cut one term
+// after its start, and the other five) are unions of months, each of its
+// commitments — the first month's rental, the five months from there, or
+// all six — is a run of monthly ones at the same price, and its slices,
+// offset by the 10 hours a month has beyond 30 days, only take a step's
+// peak where the months' slices take its exact levels.
+func propMonthlyEpochs(t *rapid.T) {
+	var steps []workload.Step
+	for m := range 6 {
+		steps = append(steps, workload.Step{Start: time.Duration(m) * provider.Month, Value: rapid.Float64Range(0, 1).Draw(t, "month's level")})
+	}
+	w := workload.Workload{Name: "svc", Kind: workload.Inference, GPUs: rapid.IntRange(1, 16).Draw(t, "peak GPUs"), Horizon: timeHorizon,
+		Demand: workload.Steps{Steps: steps}, Interruption: workload.Interruption{Tolerance: workload.Stateless}}
+	var os []provider.Offer
+	for i := range rapid.IntRange(1, 3).Draw(t, "offers") {
+		l := fmt.Sprintf("offer %d ", i)
+		gpn := rapid.SampledFrom([]int{1, 2, 4}).Draw(t, l+"GPUs per node")
+		r := money(rapid.Float64Range(0.8, 5).Draw(t, l+"rate per GPU-hour") * float64(gpn))
+		var pr provider.Pricing
+		switch rapid.IntRange(0, 2).Draw(t, l+"mode") {
+		case 0:
+			pr = provider.Reserved{Term: provider.Month, RecurringPerHour: r}
+		case 1:
+			pr = provider.ProRata(r)
+		default:
+			pr = provider.Spot{RatePerHour: r}
+		}
+		os = append(os, node(fmt.Sprintf("o%d", i), pr, gpn, rapid.IntRange(0, 6).Draw(t, l+"stock")))
+	}
+	a := bare()
+	a.Horizon = timeHorizon
+	p := placement.Problem{Workloads: []workload.Workload{w}, Offers: append(os, onDemand("backstop", "9", 1, 0)), Assumptions: a,
+		Options: placement.Options{Epoch: provider.Month, Period: workload.Day, Slices: 4, Gap: 1e-9}}
+	monthly := solveProp(t, p)
+	checkOverTime(t, p, monthly)
+	q := p
+	q.Options.Epoch = timeHorizon
+	one := solveProp(t, q)
+	checkOverTime(t, q, one)
+	if a, b := optimumAtMost(monthly, one); a > b+1e-6*max(1, a) {
+		t.Fatalf("monthly epochs planned dearer than one epoch: %.6f > %.6f", a, b)
+	}
+}
+
+func TestMonthlyEpochs(t *testing.T) { checkFew(t, propMonthlyEpochs) }
+
+func FuzzMonthlyEpochs(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propMonthlyEpochs)) }

@@ -460,7 +460,10 @@ func TestOverTimePresentValue(t *testing.T) {
 // which is a stretch boundary: it covers all it pays for, the 14 days on
 // demand before it: 336 h × 32 + 9 × 730 h × 24 = 168 432. Before the term
 // ends split stretches it covered only to 9 months and the 14 days after
-// went on demand again (179 184), while the rental was paid for them.
+// went on demand again (179 184), while the rental was paid for them. Its
+// first month (the cut one term after the arrival) renewed for the other 8
+// is the same capacity at the same cost, and the plan reports it as the
+// one commitment (joinTerms).
 func TestTermEndsSplitStretches(t *testing.T) {
 	Y, M := provider.Year, provider.Month
 	end := 14*day + 9*M

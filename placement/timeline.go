@@ -15,7 +15,7 @@ import (
 // segment is a stretch [start, end) of the horizon with its own
 // representative period: an epoch, or the part of an epoch before or after
 // the arrival of capacity with a lead time, or after the end of a term
-// started at one of those. Without planning over time the horizon is one
+// started at one of those, or after one term from one of those. Without planning over time the horizon is one
 // segment.
 type segment struct {
 	start, end time.Duration
@@ -40,8 +40,12 @@ type commit struct {
 	// term's end (past the horizon's end, or past segment last where a
 	// term ends inside a stretch), or the horizon's end for capacity
 	// without a term.
-	span   time.Duration
-	end    time.Duration
+	span time.Duration
+	end  time.Duration
+	// count is the whole terms it buys when they are fewer than reach the
+	// next epoch start or arrival (a monthly rental held for one month of
+	// a yearly epoch), 0 for those.
+	count  int
 	fixed  decimal.Decimal
 	fixedF float64
 	terms  tco.Terms
@@ -51,9 +55,13 @@ type commit struct {
 func (c *commit) covers(s int) bool { return c.first <= s && s <= c.last }
 
 // arrival is what the stretches of an offer's capacity depend on: its lead
-// time and its term (0: none).
+// time, its term (0: none) and until when a commitment of it may be wanted
+// for one term of a longer stretch: the latest end of the demand of the
+// workloads that can use it and may ask for different capacity in
+// different months of an epoch (monthsDiffer; 0: none).
 type arrival struct {
 	lead, term time.Duration
+	partUntil  time.Duration
 }
 
 // offerTerm is the length of one commitment of o's pricing (a
@@ -69,10 +77,13 @@ func offerTerm(o provider.Offer) time.Duration {
 
 // segments splits the horizon into epochs of the settings' epoch (the last
 // one partial), splits an epoch again where capacity in arrivals arrives,
-// so that the stretch bridged before the arrival has its own rows, and
-// again where the whole terms of a commitment started at one of those cuts
-// end inside the horizon (termEnds), so that a commitment covers all it
-// pays for. Without planning over time it is the whole horizon.
+// so that the stretch bridged before the arrival has its own rows, again
+// where the whole terms of a commitment started at one of those cuts end
+// inside the horizon (termEnds), so that a commitment covers all it pays
+// for, and again one term after those cuts (termStarts), so that a
+// commitment of a term shorter than the stretch (a monthly rental in a
+// yearly epoch) may be held for one term and renewed or dropped there.
+// Without planning over time it is the whole horizon.
 func (s *settings) segments(arrivals []arrival) []segment {
 	h := s.horizon
 	per := s.Period.Hours()
@@ -92,7 +103,7 @@ func (s *settings) segments(arrivals []arrival) []segment {
 	base = slices.Compact(base)
 	cuts := append(slices.Clone(base), termEnds(base, arrivals, h, s.Period)...)
 	slices.Sort(cuts)
-	cuts = slices.Compact(cuts)
+	cuts = termStarts(base, slices.Compact(cuts), arrivals, h, s.Period)
 	segs := make([]segment, len(cuts))
 	j := 0 // base[j] is the first base cut after segment i's start
 	for i, a := range cuts {
@@ -163,6 +174,74 @@ func termEnds(base []time.Duration, arrivals []arrival, h, period time.Duration)
 	return kept
 }
 
+// termStarts returns cuts with the end a + τ of one term from each base
+// cut a added, for the term τ of every arrival that exists by a, is wanted
+// for part of an epoch after a (a < arrival.partUntil) and is shorter than
+// the base stretch [a, b) it starts: a commitment from a may then be held
+// for that one term
+// (a monthly rental for its first month) and one from a + τ for the terms
+// that reach b, or none. A cut less than max(period, τ/12) from another
+// cut (a base cut, a term end or one added before) is left out: the
+// stretch it would cut off is shorter than a period and than a twelfth of
+// the term. At most one cut more per base cut and term.
+func termStarts(base, cuts []time.Duration, arrivals []arrival, h, period time.Duration) []time.Duration {
+	for i, a := range base {
+		b := h
+		if i+1 < len(base) {
+			b = base[i+1]
+		}
+		for _, ar := range arrivals {
+			tau := ar.term
+			if a >= ar.partUntil || tau <= 0 || ar.lead > a || tau >= b-a {
+				continue
+			}
+			e, tol := a+tau, max(period, tau/12)
+			k, found := slices.BinarySearch(cuts, e)
+			if found || k == 0 {
+				continue
+			}
+			next := h
+			if k < len(cuts) {
+				next = cuts[k]
+			}
+			if e-cuts[k-1] >= tol && next-e >= tol {
+				cuts = slices.Insert(cuts, k, e)
+			}
+		}
+	}
+	return cuts
+}
+
+// monthsDiffer returns until when workload w may ask for different
+// capacity in different months of an epoch, so that a commitment held for
+// one term of it can be worth its while (0: never): a finite job to its
+// deadline or the horizon's end h (its work may all go to one month, a
+// gang runs for its wall time), a service whose curve does not repeat with
+// the period (growth, a launch, steps) to its end, and a service whose own
+// horizon ends before h (the caller says so, own) to that end.
+func monthsDiffer(w workload.Workload, period, h time.Duration, own bool) time.Duration {
+	end := h
+	if own {
+		end = min(h, w.Horizon)
+	}
+	if !w.IsService() {
+		if w.Deadline > 0 {
+			end = min(end, w.Deadline)
+		}
+		return end
+	}
+	if own {
+		return end
+	}
+	if _, constant := w.Demand.(workload.Constant); constant {
+		return 0
+	}
+	if p := w.Demand.Period(); p > 0 && period%p == 0 {
+		return 0
+	}
+	return end
+}
+
 // planCommits lists the commitments of committed offer od that the plan may
 // make: without planning over time one, held for the horizon at the offer's
 // terms; over time one per segment from the offer's arrival on, lasting its
@@ -170,9 +249,11 @@ func termEnds(base []time.Duration, arrivals []arrival, h, period time.Duration)
 // start or arrival — covering the segments that fit within them, which
 // segments makes all of them within the horizon but a tail shorter than a
 // period) or, for capacity without a term (owned), to the horizon's end —
-// each priced by terms prepared for the time it is held, from the workload
-// wd that first uses the offer. The pricing of a span that fails is left
-// out.
+// and, for every fewer whole terms i from the segment's start at whose end
+// a segment ends (one term after an epoch start, termStarts), one more
+// held for those i terms (commit.count) — each priced by terms prepared for
+// the time it is held, from the workload wd that first uses the offer. The
+// pricing of a span that fails is left out.
 func (in *instance) planCommits(od *odata, wd *wdata) {
 	S := len(in.segs)
 	if !in.s.overTime {
@@ -186,8 +267,10 @@ func (in *instance) planCommits(od *odata, wd *wdata) {
 			continue
 		}
 		last, end := S-1, in.s.horizon
-		if term := od.terms.Term; term > 0 {
-			m := max(1, (sg.until-sg.start+term-1)/term)
+		var m time.Duration // whole terms bought
+		term := od.terms.Term
+		if term > 0 {
+			m = max(1, (sg.until-sg.start+term-1)/term)
 			end = sg.start + m*term
 			if end < sg.start { // overflow: past any horizon
 				end = time.Duration(math.MaxInt64)
@@ -197,19 +280,33 @@ func (in *instance) planCommits(od *odata, wd *wdata) {
 				last++
 			}
 		}
-		span := in.segs[last].end - sg.start
-		terms := od.terms
-		if span != in.s.horizon {
-			t, err := in.termsFor(wd, free, s, last)
-			if err != nil {
-				continue
+		in.addCommit(od, wd, free, s, last, end, 0)
+		// Fewer whole terms where a segment ends at the last one's end.
+		for l := s; l < last && term > 0; l++ {
+			if d := in.segs[l].end - sg.start; d%term == 0 && d/term < m {
+				in.addCommit(od, wd, free, s, l, in.segs[l].end, int(d/term))
 			}
-			terms = t
 		}
-		c := commit{first: s, last: last, span: span, end: end, fixed: terms.FixedPerNode, terms: terms}
-		c.fixedF, _ = c.fixed.Float64()
-		od.commits = append(od.commits, c)
 	}
+}
+
+// addCommit adds to od the commitment that starts at segment first, covers
+// segments first..last and pays for what ends at end, of count whole terms
+// when fewer than reach the next epoch start (0: those), priced by terms
+// prepared for its span with wd (left out when that pricing fails).
+func (in *instance) addCommit(od *odata, wd *wdata, free provider.Offer, first, last int, end time.Duration, count int) {
+	span := in.segs[last].end - in.segs[first].start
+	terms := od.terms
+	if span != in.s.horizon {
+		t, err := in.termsFor(wd, free, first, last)
+		if err != nil {
+			return
+		}
+		terms = t
+	}
+	c := commit{first: first, last: last, span: span, end: end, count: count, fixed: terms.FixedPerNode, terms: terms}
+	c.fixedF, _ = c.fixed.Float64()
+	od.commits = append(od.commits, c)
 }
 
 // termsFor returns the terms of workload wd on o for a commitment held over
