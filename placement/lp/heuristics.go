@@ -2,6 +2,7 @@ package lp
 
 import (
 	"math"
+	"sort"
 	"time"
 )
 
@@ -173,6 +174,7 @@ func (sr *mipSearch) subMIP() error {
 	lo := append([]float64(nil), sr.rootLo...)
 	up := append([]float64(nil), sr.rootUp...)
 	fixed := 0
+	var agree []int // RINS: the integer columns fixed
 	for _, j := range sr.intCols {
 		v := sr.x[j]
 		r := math.Round(v)
@@ -181,12 +183,16 @@ func (sr *mipSearch) subMIP() error {
 		case sr.hasInc && integral && sr.incX[j] == r:
 			lo[j], up[j] = r, r
 			fixed++
+			agree = append(agree, j)
 		case !sr.hasInc && integral:
 			lo[j], up[j] = r, r
 			fixed++
 		case !sr.hasInc:
 			lo[j], up[j] = max(lo[j], math.Floor(v)), min(up[j], math.Ceil(v))
 		}
+	}
+	if sr.hasInc {
+		fixed -= sr.widenRINS(agree, lo, up, len(sr.intCols)-fixed)
 	}
 	if float64(fixed) < subMIPMinFix*float64(len(sr.intCols)) {
 		return nil
@@ -197,14 +203,90 @@ func (sr *mipSearch) subMIP() error {
 		return err
 	}
 	if sr.nodes > 1 {
-		if sr.incZ < inc0 {
+		free := len(sr.intCols) - fixed
+		switch {
+		case sr.incZ < inc0:
 			sr.subFails = 0
-		} else {
+		case len(sub.open) == 0:
+			// Searched to the end without a better point: the
+			// neighbourhood was too small, the next one twice as large.
+			sr.rinsFree = 2 * max(free, 1)
+			sr.subFails = min(sr.subFails+1, subMIPBackoff)
+		default:
+			// Stopped by its node limit: too large.
+			sr.rinsFree = free / 2
 			sr.subFails = min(sr.subFails+1, subMIPBackoff)
 		}
 		sr.subNext = sr.nodes + subMIPEvery<<sr.subFails
 	}
 	return nil
+}
+
+// widenRINS enlarges a RINS neighbourhood: agree holds the integer
+// columns RINS fixes (their bounds in lo and up), free is the number of
+// integer columns it leaves free. It frees columns of agree, never so many
+// that fewer than subMIPMinFix of the integer columns stay fixed, and
+// returns how many it freed:
+//
+//   - the columns that share an equality row with a free integer column,
+//     at most free of them. A free column of an equality row whose other
+//     columns are all fixed cannot move: a gang's choice in its assignment
+//     row, where the incumbent's choice disagrees with the LP and is free
+//     while every other choice agrees on 0 and is fixed, so the sub-MIP can
+//     only return the incumbent's choice (the over-time gang models);
+//   - then others, until sr.rinsFree integer columns are free: the
+//     neighbourhood grows after each sub-MIP searched to its end without a
+//     better point (subMIP).
+//
+// Within each group, the columns whose reduced cost at the node is the
+// smallest in magnitude (the cheapest to move) come first.
+func (sr *mipSearch) widenRINS(agree []int, lo, up []float64, free int) int {
+	maxFree := len(sr.intCols) - int(math.Ceil(subMIPMinFix*float64(len(sr.intCols))))
+	if free >= maxFree || len(agree) == 0 {
+		return 0
+	}
+	rowCols, _ := sr.rowWise()
+	near := make([]bool, sr.p.NumCols())
+	for i, cols := range rowCols {
+		if sr.p.RowLower[i] != sr.p.RowUpper[i] {
+			continue
+		}
+		hasFree := false
+		for _, j := range cols {
+			if sr.isInt[j] && lo[j] < up[j] {
+				hasFree = true
+				break
+			}
+		}
+		if hasFree {
+			for _, j := range cols {
+				near[j] = true
+			}
+		}
+	}
+	nNear := 0
+	for _, j := range agree {
+		if near[j] {
+			nNear++
+		}
+	}
+	want := min(max(min(nNear, free), sr.rinsFree-free), maxFree-free, len(agree))
+	if want <= 0 {
+		return 0
+	}
+	s := sr.mdl.s
+	cost := func(j int) float64 { return math.Abs(s.d[j] / sr.mdl.colScale[j]) }
+	sort.SliceStable(agree, func(a, b int) bool {
+		ja, jb := agree[a], agree[b]
+		if near[ja] != near[jb] {
+			return near[ja]
+		}
+		return cost(ja) < cost(jb)
+	})
+	for _, j := range agree[:want] {
+		lo[j], up[j] = sr.rootLo[j], sr.rootUp[j]
+	}
+	return want
 }
 
 // runSubMIP searches the working problem (with the root's cuts) restricted

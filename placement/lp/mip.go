@@ -143,6 +143,7 @@ type mipSearch struct {
 	subNodes   int  // nodes of sub-MIP heuristics
 	subFails   int  // RINS sub-MIPs in a row that did not improve the incumbent
 	subNext    int  // the node from which the next RINS may run
+	rinsFree   int  // integer columns a RINS sub-MIP leaves free, at least (widenRINS)
 	extraIters int  // simplex iterations of sub-MIPs
 
 	x        []float64 // scratch: LP values of the current node
