@@ -122,3 +122,41 @@ func TestReducedBasisWarmStartsRestriction(t *testing.T) {
 		t.Errorf("warm reduced LP took %d iterations (cold %d, %d fixed columns were basic)", warm.Iterations, cold.Iterations, basicFixed)
 	}
 }
+
+// A limit that stops the search while the root is processed (its cut
+// rounds, its sub-MIP) reports the root LP's value as the bound, not −Inf.
+func TestLimitDuringRootKeepsRootBound(t *testing.T) {
+	p := facilityProblem(t, 8, 40, 3)
+	relax := *p
+	relax.Integer = nil
+	root, err := Solve(context.Background(), &relax, Options{})
+	if err != nil || root.Status != Optimal {
+		t.Fatalf("root LP: %v %v", root.Status, err)
+	}
+	full, err := Solve(context.Background(), p, Options{})
+	if err != nil || full.Status != Optimal {
+		t.Fatalf("MILP: %v %v", full.Status, err)
+	}
+	tol := 1e-6 * max(1, math.Abs(full.Objective))
+	stopped := 0
+	for _, mul := range []float64{1.2, 1.5, 2, 3} {
+		limit := int(mul * float64(root.Iterations))
+		r, err := Solve(context.Background(), p, Options{IterationLimit: limit})
+		if err != nil {
+			t.Fatalf("limit %d: %v", limit, err)
+		}
+		if r.Status != IterationLimit {
+			continue
+		}
+		if r.Nodes <= 1 {
+			stopped++
+		}
+		t.Logf("limit %d: %d nodes, bound %.10g (root LP %.10g, optimum %.10g)", limit, r.Nodes, r.Bound, root.Objective, full.Objective)
+		if r.Bound < root.Objective-tol || r.Bound > full.Objective+tol {
+			t.Errorf("limit %d (%d nodes): bound %.10g, want within [%.10g, %.10g]", limit, r.Nodes, r.Bound, root.Objective, full.Objective)
+		}
+	}
+	if stopped == 0 {
+		t.Fatal("no limit stopped the search at its root: the test tests nothing")
+	}
+}
