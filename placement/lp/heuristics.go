@@ -330,11 +330,10 @@ func (sr *mipSearch) runSubMIP(lo, up []float64, nodes, iters int, dive bool) (*
 		return nil, nil // e.g. a column whose bounds contain no integer
 	}
 	sub.isSub, sub.cutsDone, sub.propDived = true, true, !dive
-	if len(red.keep) == q.NumCols() && red.q.NumRows() == q.NumRows() {
-		// Nothing removed: start from the model's basis.
-		if err := sub.mdl.setBasis(sr.mdl.basis()); err != nil {
-			return nil, err
-		}
+	// Start from the model's basis, reduced (submip.go): a hint, the slack
+	// basis without it.
+	if b := red.basis(&q, sr.mdl.basis()); b != nil {
+		_ = sub.mdl.setBasis(b)
 	}
 	if sr.hasInc {
 		sub.incX, sub.incZ, sub.hasInc = red.restrict(sr.incX), sr.incZ, true

@@ -559,6 +559,12 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 		if nd.branchCol >= 0 && !resolve {
 			sr.updatePseudocost(nd, z)
 		}
+		// The node's LP value bounds its subtree: it is the search's bound
+		// while the node is processed (the root's cut rounds and sub-MIP
+		// can take long on a large model) and when a limit stops it there.
+		if z > nd.bound {
+			nd.bound, sr.curBound = z, z
+		}
 		if sr.prunable(z) {
 			return nil, nil
 		}

@@ -12,6 +12,7 @@ import "math"
 type reducedProblem struct {
 	q    *Problem
 	keep []int     // the original column of each reduced column
+	rows []int     // the original row of each reduced row
 	x    []float64 // the fixed values (every column; free ones unused)
 }
 
@@ -61,6 +62,7 @@ func reduceFixed(p *Problem) (reducedProblem, bool) {
 			continue
 		}
 		newRow[i] = q.NumRows()
+		r.rows = append(r.rows, i)
 		q.RowLower = append(q.RowLower, lo-act[i])
 		q.RowUpper = append(q.RowUpper, up-act[i])
 		if p.RowNames != nil {
@@ -115,4 +117,68 @@ func (r reducedProblem) restrict(x []float64) []float64 {
 		y[t] = x[j]
 	}
 	return y
+}
+
+// basis returns the basis of the reduced problem that b, a basis of the
+// original one, induces: the statuses of the kept columns and rows, with
+// as many row logicals made basic as removed columns were basic — first
+// those of the rows the removed columns have entries in, then any — so
+// that the count of basic entries is the number of rows. From the
+// parent's optimal basis this is the sub-MIP's root optimum or close to
+// it, instead of a solve from the slack basis of a problem as large as
+// the parent's when it has few integer columns among many continuous ones.
+// It returns nil when the count cannot be matched that way (rows removed
+// with nonbasic logicals leave too many basic entries).
+func (r reducedProblem) basis(p *Problem, b *Basis) *Basis {
+	q := r.q
+	if len(b.Cols) != p.NumCols() || len(b.Rows) != p.NumRows() {
+		return nil
+	}
+	nb := &Basis{Cols: make([]BasisStatus, len(r.keep)), Rows: make([]BasisStatus, len(r.rows))}
+	basic := 0
+	for t, j := range r.keep {
+		nb.Cols[t] = b.Cols[j]
+		if b.Cols[j] == Basic {
+			basic++
+		}
+	}
+	newRow := make([]int, p.NumRows())
+	for i := range newRow {
+		newRow[i] = -1
+	}
+	for t, i := range r.rows {
+		newRow[i] = t
+		nb.Rows[t] = b.Rows[i]
+		if b.Rows[i] == Basic {
+			basic++
+		}
+	}
+	if basic > q.NumRows() {
+		return nil
+	}
+	kept := make([]bool, p.NumCols())
+	for _, j := range r.keep {
+		kept[j] = true
+	}
+	promote := func(t int) {
+		if basic < q.NumRows() && nb.Rows[t] != Basic {
+			nb.Rows[t] = Basic
+			basic++
+		}
+	}
+	for j := 0; j < p.NumCols() && basic < q.NumRows(); j++ {
+		if kept[j] || b.Cols[j] != Basic {
+			continue
+		}
+		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+			if t := newRow[p.A.Index[k]]; t >= 0 && nb.Rows[t] != Basic && p.A.Value[k] != 0 {
+				promote(t)
+				break
+			}
+		}
+	}
+	for t := 0; t < len(nb.Rows) && basic < q.NumRows(); t++ {
+		promote(t)
+	}
+	return nb
 }
