@@ -14,12 +14,14 @@ import (
 // demand, jobs and gangs — a lower bound, as Solve uses it — and is
 // smaller.
 func TestCoarseRelaxes(t *testing.T) {
-	n := 4
+	seeds := []uint64{0, 1, 2, 3}
 	if testing.Short() {
-		n = 1 // growing curves are integrated numerically by tco: slow under the race detector
+		// The smallest of the four (812 columns): seed 0's model (1 872)
+		// takes 4 s, 80 s under the race detector.
+		seeds = []uint64{1}
 	}
 	compared := 0
-	for seed := range uint64(n) {
+	for _, seed := range seeds {
 		p := timePortfolio(seed+1, 3, 1, 1, 4, 12, provider.Year, 3*provider.Month, seed%2 == 1)
 		coarse, full, cc, fc, err := placement.CoarseOptima(p)
 		if err != nil {
@@ -36,7 +38,7 @@ func TestCoarseRelaxes(t *testing.T) {
 			t.Logf("seed %d pool %d: coarse %.2f (%d cols), model %.2f (%d cols)", seed, i, coarse[i], cc[i], full[i], fc[i])
 		}
 	}
-	if compared < n/2 {
-		t.Errorf("%d pools compared in %d problems, want at least half as many", compared, n)
+	if compared < len(seeds)/2 {
+		t.Errorf("%d pools compared in %d problems, want at least half as many", compared, len(seeds))
 	}
 }
