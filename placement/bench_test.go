@@ -21,8 +21,9 @@ import (
 
 // realistic is the seeded benchmark portfolio: nOffers offers from the
 // default catalog replicated over regions (US, EU, DE, …; each copy with
-// its region's jurisdiction, a random stock limit on seven in ten of those not metered, prices
-// varied by ±10 %), nWork workloads — two thirds diurnal services with
+// its region's jurisdiction and a random stock limit on seven in ten of
+// those not metered, at the catalog's prices), nWork workloads — two
+// thirds diurnal services with
 // offset peaks, a third checkpointed batch jobs with deadlines — in three
 // compliance classes (anywhere; the EU; Germany only) that share offers.
 // Hidden costs are on.
