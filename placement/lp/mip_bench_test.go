@@ -15,14 +15,7 @@ import (
 //
 //	GPUTCO_LP_MPS=/tmp/seed3.mps go test ./placement/lp -run '^$' -bench MIPMPS -benchtime 1x
 func BenchmarkMIPMPS(b *testing.B) {
-	file := os.Getenv("GPUTCO_LP_MPS")
-	if file == "" {
-		b.Skip("GPUTCO_LP_MPS names no MPS file")
-	}
-	p, err := ReadMPSFile(file)
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := mpsFromEnv(b)
 	var res Result
 	var incNode int
 	var incAt time.Duration
@@ -34,6 +27,7 @@ func BenchmarkMIPMPS(b *testing.B) {
 				last, incNode, incAt = pr.Incumbent, pr.Nodes, pr.Elapsed
 			}
 		}}
+		var err error
 		res, err = Solve(context.Background(), p, opt)
 		if err != nil {
 			b.Fatal(err)
@@ -47,5 +41,5 @@ func BenchmarkMIPMPS(b *testing.B) {
 	b.ReportMetric(float64(incNode), "incumbent-node")
 	b.ReportMetric(incAt.Seconds(), "incumbent-s")
 	b.ReportMetric(res.Elapsed.Seconds(), "solve-s")
-	b.Logf("%s: objective %.10g", file, res.Objective)
+	b.Logf("%s: objective %.10g", os.Getenv("GPUTCO_LP_MPS"), res.Objective)
 }

@@ -20,14 +20,7 @@ import (
 //
 //	GPUTCO_LP_MPS=/tmp/S11.mps go test ./placement/lp -run '^$' -bench RelaxationMPS -benchtime 1x
 func BenchmarkRelaxationMPS(b *testing.B) {
-	file := os.Getenv("GPUTCO_LP_MPS")
-	if file == "" {
-		b.Skip("GPUTCO_LP_MPS names no MPS file")
-	}
-	p, err := ReadMPSFile(file)
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := mpsFromEnv(b)
 	integer := p.Integer
 	p.Integer = nil
 	b.ReportAllocs()
@@ -85,4 +78,19 @@ func BenchmarkRelaxationMPS(b *testing.B) {
 		b.ReportMetric(float64(warmIters)/float64(warmN), "warm-iters")
 		b.ReportMetric(warmTime.Seconds()*1e3/float64(warmN), "warm-ms")
 	}
+}
+
+// mpsFromEnv reads the MPS file that GPUTCO_LP_MPS names, and skips the
+// benchmark without one.
+func mpsFromEnv(b *testing.B) *Problem {
+	b.Helper()
+	file := os.Getenv("GPUTCO_LP_MPS")
+	if file == "" {
+		b.Skip("GPUTCO_LP_MPS names no MPS file")
+	}
+	p, err := ReadMPSFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
 }
