@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gputco/gputco/internal/cputime"
 	"github.com/gputco/gputco/placement"
 	"github.com/gputco/gputco/provider"
 	"github.com/gputco/gputco/tco"
@@ -84,7 +85,7 @@ func benchSolve(b *testing.B, p placement.Problem) {
 	b.ReportAllocs()
 	var plan placement.Plan
 	var err error
-	start, cpu := time.Now(), cpuTime()
+	start, cpu := time.Now(), cputime.Process()
 	for b.Loop() {
 		plan, err = placement.Solve(context.Background(), p)
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
@@ -92,7 +93,7 @@ func benchSolve(b *testing.B, p placement.Problem) {
 		}
 	}
 	per := time.Since(start).Seconds() / float64(b.N)
-	b.ReportMetric((cpuTime()-cpu).Seconds()*1e3/float64(b.N), "cpu-ms/op")
+	b.ReportMetric((cputime.Process()-cpu).Seconds()*1e3/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(len(p.Workloads))/per, "workloads/s")
 	if plan.Status == placement.NoPlan {
 		b.Log("no plan within the time limit") // the sizes and the effort are still reported

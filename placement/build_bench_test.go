@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gputco/gputco/internal/cputime"
 	"github.com/gputco/gputco/placement"
 )
 
@@ -13,7 +14,7 @@ import (
 func benchModel(b *testing.B, p placement.Problem) {
 	b.ReportAllocs()
 	var rows, cols int
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	for b.Loop() {
 		m, err := placement.Model(p)
 		if err != nil {
@@ -21,7 +22,7 @@ func benchModel(b *testing.B, p placement.Problem) {
 		}
 		rows, cols = len(m.RowLower), len(m.Cost)
 	}
-	b.ReportMetric((cpuTime()-cpu).Seconds()*1e3/float64(b.N), "cpu-ms/op")
+	b.ReportMetric((cputime.Process()-cpu).Seconds()*1e3/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(rows), "rows")
 	b.ReportMetric(float64(cols), "cols")
 }

@@ -1,10 +1,10 @@
 package tco_test
 
 import (
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/gputco/gputco/internal/cputime"
 	"github.com/gputco/gputco/provider"
 	"github.com/gputco/gputco/tco"
 	"github.com/gputco/gputco/workload"
@@ -12,22 +12,11 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// cpuTime returns the CPU time the process has used, all threads (GC
-// included): on a machine shared with other work it measures the cost of an
-// operation better than the wall time does.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // reportCPU reports the CPU time per unit since start, over units units, as
 // "cpu-ns/<unit>".
 func reportCPU(b *testing.B, start time.Duration, units float64, unit string) {
 	b.Helper()
-	b.ReportMetric(float64(cpuTime()-start)/units, "cpu-ns/"+unit)
+	b.ReportMetric(float64(cputime.Process()-start)/units, "cpu-ns/"+unit)
 }
 
 // benchHidden is a typical cloud hidden-cost profile.
@@ -45,7 +34,7 @@ func benchEvaluate(b *testing.B, w workload.Workload, o provider.Offer, a tco.As
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	start := cpuTime()
+	start := cputime.Process()
 	for b.Loop() {
 		if _, err := tco.Evaluate(w, o, a); err != nil {
 			b.Fatal(err)
@@ -146,7 +135,7 @@ func benchPrepared(b *testing.B, w workload.Workload, offers []provider.Offer, a
 		b.Fatal("no offer priced")
 	}
 	b.ReportAllocs()
-	start := cpuTime()
+	start := cputime.Process()
 	for b.Loop() {
 		for _, o := range offers {
 			p.Evaluate(o) //nolint:errcheck // incompatible offers are part of the load
@@ -188,7 +177,7 @@ func benchTerms(b *testing.B, w workload.Workload, o provider.Offer) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	start := cpuTime()
+	start := cputime.Process()
 	for b.Loop() {
 		if _, err := p.Terms(o); err != nil {
 			b.Fatal(err)
@@ -224,7 +213,7 @@ func BenchmarkRankDefaultCatalog(b *testing.B) {
 	w := workloadtest.ChatInference()
 	a := tco.Assumptions{DiscountRatePerYear: 0.08}
 	b.ReportAllocs()
-	start := cpuTime()
+	start := cputime.Process()
 	for b.Loop() {
 		if _, err := tco.Rank(w, c.Offers, a); err != nil {
 			b.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gputco/gputco/internal/cputime"
 	"github.com/gputco/gputco/provider"
 	"github.com/gputco/gputco/tco"
 	"github.com/gputco/gputco/workload"
@@ -23,7 +24,7 @@ func BenchmarkPrepareGrowingService(b *testing.B) {
 		Demand: workload.Growth{Base: workload.Scale{Curve: d, Factor: 1 / 2.46}, RatePerYear: 0.35, Compound: true}}
 	a := tco.Assumptions{Horizon: h, Step: time.Hour}
 	b.ReportAllocs()
-	start := cpuTime()
+	start := cputime.Process()
 	for b.Loop() {
 		if _, err := tco.Prepare(w, a); err != nil {
 			b.Fatal(err)
