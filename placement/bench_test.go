@@ -80,8 +80,22 @@ func realistic(b testing.TB, seed uint64, nWork, nOffers, slices int) placement.
 // benchSolve solves p in a loop and reports workloads/s and the gap, then
 // runs cbc once on the exported model and reports its time and the ratio
 // (GPUTCO_BENCH_CBC=1; GPUTCO_BENCH_CBC_SEC=n gives cbc a time limit of n
-// seconds).
+// seconds). With GPUTCO_BENCH_MPS=file it writes the exported model to that
+// file instead and solves nothing, for the placement/lp benchmarks that read
+// an MPS file (GPUTCO_LP_MPS):
+//
+//	GPUTCO_BENCH_MPS=/tmp/ps.mps go test ./placement -run '^$' -bench '^BenchmarkPortfolioS$' -benchtime 1x
 func benchSolve(b *testing.B, p placement.Problem) {
+	if f := os.Getenv("GPUTCO_BENCH_MPS"); f != "" {
+		var buf bytes.Buffer
+		if err := placement.WriteMPS(&buf, p); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(f, buf.Bytes(), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		b.Skipf("wrote the exported model to %s (GPUTCO_BENCH_MPS); nothing solved", f)
+	}
 	b.ReportAllocs()
 	var plan placement.Plan
 	var err error
