@@ -363,8 +363,11 @@ func (f *luFactor) ftranKind(v *svec, kind solveKind) {
 		}
 	} else {
 		f.etaWork += f.numSlots() - f.m
-		for k := f.numSlots() - 1; k >= 0; k-- {
-			if !f.dead[k] {
+		// The zero test first, here: most slots meet a zero, and the call
+		// would cost more than the test.
+		pivRow, dead := f.pivRow, f.dead
+		for k := len(pivRow) - 1; k >= 0; k-- {
+			if b[pivRow[k]] != 0 && !dead[k] {
 				f.ftranStep(k, b, out)
 			}
 		}
@@ -600,8 +603,9 @@ func (f *luFactor) btranU(in, out *svec) {
 		}
 	} else {
 		f.etaWork += f.numSlots() - f.m
-		for k := range f.numSlots() {
-			if !f.dead[k] {
+		pivPos, dead := f.pivPos, f.dead
+		for k := range pivPos {
+			if c[pivPos[k]] != 0 && !dead[k] {
 				f.btranStep(k, c, out)
 			}
 		}
