@@ -133,6 +133,7 @@ type mipSearch struct {
 	pcN   [2][]int
 
 	nodeIters  int     // simplex iterations of node solves
+	rootIters  int     // simplex iterations of the root's first LP solve
 	sbIters    float64 // simplex iterations of strong-branching trials
 	diveIters  int     // simplex iterations of diving heuristics
 	dives      int
@@ -534,6 +535,9 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 	for resolve := false; ; resolve = true {
 		st, err := sr.solveLP(0, false)
 		sr.nodeIters += sr.mdl.lastIter
+		if nd.depth == 0 && !resolve {
+			sr.rootIters = sr.mdl.lastIter
+		}
 		var stop *errStop
 		if err != nil && (nd.depth == 0 || errors.As(err, &stop) || !errors.Is(err, ErrNumerical)) {
 			return nil, err
