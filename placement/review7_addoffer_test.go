@@ -26,8 +26,11 @@ import (
 // 10 640 (on-demand for days 0–10, the rental from day 10). The plan of
 // 5 840 is feasible in the larger problem (the extra offer unused), so 10 640
 // is not its optimum, yet the plan says "optimal" with bound 10 640.
-// Severity: high (a wrong, dearer plan reported as proven optimal; the
-// stretch cuts of one offer change what another's commitments cover).
+// Issue 12's "more lead time never lowers the optimum" fails for the same
+// reason: the extra offer's lead time raised from 20 to 40 days lowers the
+// optimum from 10 640 back to 5 840. Severity: high (a wrong, dearer plan
+// reported as proven optimal; the stretch cuts of one offer change what
+// another's commitments cover).
 func TestReview7OfferWithLeadTimeRaisesOptimum(t *testing.T) {
 	t.Skip("finding: over time, adding an unused on-demand offer with a 20-day lead time raises the optimum of a 30-day job on a monthly rental from 5 840 to 10 640 (proven 'optimal')")
 	day := 24 * time.Hour
