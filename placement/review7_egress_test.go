@@ -24,8 +24,13 @@ import (
 // transfer in and the exit there, not the monthly traffic). examples/
 // hybrid's chat-inference (5 000 GB a month) is split over six offers;
 // only the AWS one charges egress in the default catalog, so the example
-// hides it. Expected: the monthly egress split by the uses' shares (1 080
-// in all). Severity: medium (a cost counted once per offer used; it also
+// hides it. The "GPU time held during setup" line does the same at the
+// workload's full width: the 16-GPU service on the default catalog's
+// aws-p5-h100-ondemand and gcp-a3-h100-ondemand, one 8-GPU node each,
+// with 10 engineer hours, pays 2 641.92 and 4 247.04 — the GPU time of 16
+// GPUs on each (tco.Evaluate at 8 GPUs on aws: 1 320.96) — for 8 GPUs set
+// up on each. Expected: the monthly egress split by the uses' shares (1 080
+// in all), the setup's held GPUs those of the use. Severity: medium (a cost counted once per offer used; it also
 // biases the plan against splitting a service).
 func TestReview7MonthlyEgressPerOffer(t *testing.T) {
 	t.Skip("finding: a service split over two offers pays its monthly egress (1 080 a year) on each, 2 160")
