@@ -93,7 +93,11 @@ type Options struct {
 	// TimeLimit bounds the solve; zero means none. Reaching it returns the
 	// best plan found with its bound (Plan.Status Feasible) and no error;
 	// with no plan found yet, ErrTimeLimit. A caller's ctx that ends
-	// first still returns ctx's error.
+	// first still returns ctx's error. Solve checks the limit between its
+	// steps and inside the solver: preparing the costs, building a pool's
+	// model and its first (greedy) plan each run to their end, so a limit
+	// shorter than they take returns that first plan when they end (about
+	// 1.5 CPU-s for 300 workloads × 150 offers × 168 slices).
 	TimeLimit time.Duration
 	// NodeLimit bounds the branch-and-bound nodes of each integer program
 	// Solve runs (one per pool, and for gang jobs the ones that find how
