@@ -343,15 +343,16 @@
 // per-offer cost, and for every workload that can use it the same
 // workload's pair no dearer per unit of work, no dearer one-off, at least as
 // fast) is left out with its pairs: its nodes and uses move to the other.
-// A job's use of unlimited pay-as-you-go offers (existing from the same
-// slice) is one column h_wk of GPU-hours, Σ_t Δ_t·r_wt·x_wkt: it meets no
-// capacity row and every other row takes it in proportion, so only the
-// width ties it to the slices, and one row keeps it within what the job's
-// other uses leave of its width,
+// A job's use of an unlimited pay-as-you-go offer is one column h_wk of
+// GPU-hours, Σ_t Δ_t·r_wt·x_wkt: it meets no capacity row and every other
+// row takes it in proportion, so only the width ties it to the slices, and
+// a row for each slice f such an offer arrives in keeps those that exist
+// from f within what the job's other uses leave of its width from f on,
 //
-//	Σ_{k agg} h_wk + Σ_t Δ_t·r_wt·Σ_{k other} x_wkt ≤ GPUs_w·Σ_t Δ_t·r_wt;
+//	Σ_{k agg: from_k ≥ f} h_wk + Σ_{t ≥ f} Δ_t·r_wt·Σ_{k other} x_wkt ≤ GPUs_w·Σ_{t ≥ f} Δ_t·r_wt;
 //
-// the plan spreads it back over the slices in proportion to that room.
+// the plan spreads it back over the slices in proportion to that room,
+// the offers that exist latest first.
 // A service's uses of unlimited pay-as-you-go offers (not interruptible
 // under a spot share) meet no row but its demand rows and their one-off
 // links, so they share one column per slice, x_w1t of the group's
