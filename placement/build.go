@@ -318,8 +318,8 @@ func (in *instance) addGangPeak(peak []float64, gs []gangOn) {
 
 // joinTerms returns held (the nodes of each commitment of offer k) with
 // every commitment of fewer whole terms (commit.count) and the one that
-// starts where it ends joined, for the nodes both hold, into the
-// commitment of all those terms from the same start, where that one covers
+// starts where it ends (of any terms) joined, for the nodes both hold, into
+// the commitment of all those terms from the same start, where that one covers
 // the same stretches, pays to the same end and costs their sum: the same
 // capacity at the same cost, reported as one commitment rather than a
 // month renewed. held is not modified.
@@ -331,11 +331,11 @@ func (in *instance) joinTerms(k int, held []int) []int {
 			continue
 		}
 		for j, d := range od.commits {
-			if d.count != 0 || d.first != c.last+1 || j >= len(out) || out[j] == 0 {
+			if d.first != c.last+1 || j >= len(out) || out[j] == 0 {
 				continue
 			}
 			for l, e := range od.commits {
-				if l >= len(out) || e.count != 0 || e.first != c.first || e.last != d.last || e.end != d.end || !e.fixed.Equal(c.fixed.Add(d.fixed)) {
+				if l >= len(out) || l == i || e.first != c.first || e.last != d.last || e.end != d.end || !e.fixed.Equal(c.fixed.Add(d.fixed)) {
 					continue
 				}
 				if &out[0] == &held[0] {
