@@ -136,7 +136,9 @@ func nextEpoch(epochs []time.Duration, t, h time.Duration) time.Duration {
 // are anchored at its arrival and at the epoch starts after it; from every
 // anchor a they cut at the end a + ⌈(b − a)/τ⌉·τ of the whole terms that
 // reach past b, for b the next epoch start after a (the horizon's end h at
-// the last) and every arrival before it; and at a + τ where a
+// the last) and every arrival before it; at the end a + ⌊(b − a)/τ⌋·τ of
+// those that fit before an arrival b (a monthly rental bridging to it may
+// stop at the last month before it, or run past it); and at a + τ where a
 // workload may want part of an epoch after a (a < arrival.partUntil: a
 // job's month). Every arrival before the next epoch start counts, not only
 // the next, and the anchors are the offer's own, so that an arrival of
@@ -174,6 +176,9 @@ func termCuts(base, epochs []time.Duration, arrivals []arrival, h, period time.D
 			for _, b := range arrivals {
 				if b.lead > a && b.lead < next {
 					n := (b.lead - a) / tau
+					if n > 0 {
+						add(a+n*tau, tau)
+					}
 					if (b.lead-a)%tau != 0 && n < (h-a)/tau {
 						add(a+(n+1)*tau, tau)
 					}
