@@ -344,6 +344,19 @@
 //	Σ_{k agg} h_wk + Σ_t Δ_t·r_wt·Σ_{k other} x_wkt ≤ GPUs_w·Σ_t Δ_t·r_wt;
 //
 // the plan spreads it back over the slices in proportion to that room.
+// A service's uses of unlimited pay-as-you-go offers (not interruptible
+// under a spot share) meet no row but its demand rows and their one-off
+// links, so they share one column per slice, x_w1t of the group's
+// representative (of the offers that exist earliest, the cheapest), and
+// every other offer k of the group has a column v_wk of GPU-hours,
+// Σ_t Δ_t·r_wt·x_wkt, costing c_wk − c_w1 and in its own link; the
+// representative's link takes Σ_t Δ_t·r_wt·x_w1t − Σ_k v_wk, and for each
+// slice f an offer of the group arrives in,
+//
+//	Σ_{k: from_k ≥ f} v_wk ≤ Σ_{t ≥ f} Δ_t·r_wt·x_w1t;
+//
+// the plan lifts the shared use back, the latest offers taking their
+// GPU-hours first from the slices they exist in, in proportion.
 // The slices of a stretch (of the period, without planning over time)
 // that the model cannot tell apart — the same length and, for every
 // workload of the pool but its gangs and the jobs whose every use is an

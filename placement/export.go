@@ -14,9 +14,13 @@ import (
 // (placement with its one-off cost, binary) and x_<workload>_<offer>_<slice>
 // (GPUs used in the slice; over time, in every slice of the slice's class,
 // see the package comment) — or h_<workload>_<offer> (a job's GPU-hours on
-// unlimited pay-as-you-go capacity) — with workloads and offers by their
-// index in the problem; rows demand_, work_, width_, widthh_ (a job's width
-// over its GPU-hours), cap_, link_, peroffer_, used_, spot_ and budget (see
+// unlimited pay-as-you-go capacity), and v_<workload>_<offer> (a service's
+// GPU-hours on unlimited pay-as-you-go capacity whose uses share another
+// offer's x columns) — with workloads and offers by their index in the
+// problem; rows demand_, work_, width_, widthh_ (a job's width over its
+// GPU-hours), share_<workload>_<slice> (the shared uses from the slice on
+// hold the v columns of the offers that exist from then), cap_, link_,
+// peroffer_, used_, spot_ and budget (see
 // the package comment; the model is reduced exactly as it says). Over time the slices are
 // numbered through the stretches, a commitment is n_<offer>_<stretch> (the
 // stretch it starts in; n_<offer>_<stretch>_<terms> for one that buys fewer

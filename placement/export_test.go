@@ -3,6 +3,7 @@ package placement
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/gputco/gputco/placement/lp"
 )
@@ -16,6 +17,17 @@ func ModelFull(p Problem) (*lp.Problem, error) {
 		return nil, err
 	}
 	return in.wholeModel()
+}
+
+// SolveFull is Solve of the full model (ModelFull's): every compatible
+// pair and offer, every use a column per slice — without Solve's budget
+// retries — for tests that hold a reduced model's plan to the full one's.
+func SolveFull(ctx context.Context, p Problem) (Plan, error) {
+	in, err := prepareModel(&p, false)
+	if err != nil {
+		return Plan{}, err
+	}
+	return in.solve(ctx, time.Now())
 }
 
 // SolveFixed is solveFixed: the LP p at bounds lo, up with the fixed

@@ -13,15 +13,20 @@ import (
 // the order of their cost per GPU-hour with the one-off spread over the
 // service's GPU-hours, each up to what its stock has left in the slice; a
 // job's work to its aggregated use (unlimited pay-as-you-go) or, failing
-// that, slice by slice within its width; a gang takes its cheapest run on
+// that, slice by slice within its width on the capacity left (limited
+// stock, commitments held); a gang takes its cheapest run on
 // pay-as-you-go capacity of unlimited stock. Placements and per-offer
 // columns are set where used. With a spot share limit spot is left out.
 // What a service's slice needs beyond the capacity held buys nodes of a
 // commitment of its cheapest committed pair that covers the slice's
-// stretch and fits the stock.
+// stretch and fits the stock; what a job's work needs beyond it, the nodes
+// of the commitment that do it at the least cost per unit of work.
+// Workloads are placed in the pool's order; when one finds no capacity
+// (a job whose limited stock the workloads before it took), it goes first
+// and the plan is built again, up to maxGreedyTries orders.
 // The point is checked against every row and bound of the model; it
 // returns nil when a workload cannot be placed so or a row fails (a
-// budget, a job that needs committed capacity): the search then
+// budget): the search then
 // starts from the relaxation as before. The point is only an incumbent —
 // it bounds the search and is what a limit returns when nothing better is
 // known; it never changes the optimum.
@@ -30,13 +35,37 @@ import (
 // the start and each workload's pairs are tried in the order of the
 // hint's use of them, most first, then by cost.
 func (pm *poolModel) greedyPlan(in *instance, hint *coarseHint) ([]float64, float64) {
+	order := slices.Clone(pm.pl.ws)
+	for range maxGreedyTries {
+		x, obj, failed := pm.greedyOrder(in, hint, order)
+		if x != nil || failed < 0 {
+			return x, obj
+		}
+		// The workload that found no capacity goes first.
+		i := slices.Index(order, failed)
+		if i <= 0 {
+			break
+		}
+		copy(order[1:i+1], order[:i])
+		order[0] = failed
+	}
+	return nil, math.Inf(1)
+}
+
+// maxGreedyTries bounds the orders of workloads greedyPlan tries.
+const maxGreedyTries = 8
+
+// greedyOrder is greedyPlan with the workloads placed in the order given.
+// failed is the workload that found no capacity (−1 when every workload
+// was placed or the point fails a row).
+func (pm *poolModel) greedyOrder(in *instance, hint *coarseHint, order []int) (x []float64, obj float64, failed int) {
 	var nodes map[int][]int
 	var use map[int]float64
 	if hint != nil {
 		nodes, use = hint.nodes, hint.use
 	}
 	p := pm.prob
-	x := make([]float64, p.NumCols())
+	x = make([]float64, p.NumCols())
 	used := map[int]bool{} // pairs with use
 	on := map[int]bool{}   // offers with use
 	noSpot := in.s.MaxSpotShare > 0
@@ -76,6 +105,29 @@ func (pm *poolModel) greedyPlan(in *instance, hint *coarseHint) ([]float64, floa
 			l[t] -= v
 		}
 	}
+	// free is the most nodes commitment i of committed offer k can add
+	// within the stock.
+	free := func(k, i int) float64 {
+		od := &in.os[k]
+		c := &od.commits[i]
+		f := math.Inf(1)
+		for u := c.first; u <= c.last; u++ {
+			f = min(f, od.stock-float64(heldAt(od, held[k], u)))
+		}
+		return f
+	}
+	// commit adds add nodes to commitment i of committed offer k.
+	commit := func(k, i, add int) {
+		od := &in.os[k]
+		room(k, 0) // the free GPUs are tracked from here on
+		held[k][i] += add
+		c := &od.commits[i]
+		for u := range left[k] {
+			if c.covers(in.seg[u]) {
+				left[k][u] += float64(add) * od.gpn
+			}
+		}
+	}
 	// grow adds to a commitment of committed offer k covering slice t's
 	// stretch the nodes of need GPUs, within the stock (the commitment of
 	// least fixed cost per node that can take them); it reports whether it
@@ -90,32 +142,21 @@ func (pm *poolModel) greedyPlan(in *instance, hint *coarseHint) ([]float64, floa
 			if !c.covers(s) || pm.nCols[k][i] < 0 {
 				continue
 			}
-			fits := true
-			for u := c.first; u <= c.last && fits; u++ {
-				fits = float64(heldAt(od, held[k], u)+add) <= od.stock
-			}
-			if fits && (best < 0 || c.fixedF < od.commits[best].fixedF) {
+			if float64(add) <= free(k, i) && (best < 0 || c.fixedF < od.commits[best].fixedF) {
 				best = i
 			}
 		}
 		if best < 0 {
 			return false
 		}
-		room(k, t) // the free GPUs are tracked from here on
-		held[k][best] += add
-		c := &od.commits[best]
-		for u := range left[k] {
-			if c.covers(in.seg[u]) {
-				left[k][u] += float64(add) * od.gpn
-			}
-		}
+		commit(k, best, add)
 		return true
 	}
 	payg := func(q int) bool {
 		od := &in.os[in.pairs[q].k]
 		return !od.dominated && !(noSpot && od.spot)
 	}
-	for _, w := range pm.pl.ws {
+	for _, w := range order {
 		wd := &in.ws[w]
 		switch {
 		case wd.gang:
@@ -131,7 +172,7 @@ func (pm *poolModel) greedyPlan(in *instance, hint *coarseHint) ([]float64, floa
 				}
 			}
 			if best < 0 {
-				return nil, math.Inf(1)
+				return nil, math.Inf(1), w
 			}
 			x[pm.gangCol[w][best]] = 1
 			used[wd.runs[best].q], on[in.pairs[wd.runs[best].q].k] = true, true
@@ -184,12 +225,12 @@ func (pm *poolModel) greedyPlan(in *instance, hint *coarseHint) ([]float64, floa
 					used[q], on[k] = true, true
 				}
 				if need > minGPUs*1e-3 {
-					return nil, math.Inf(1)
+					return nil, math.Inf(1), w
 				}
 			}
 		default:
-			if !pm.greedyJob(in, w, x, use, payg, room, take, used, on) {
-				return nil, math.Inf(1)
+			if !pm.greedyJob(in, w, x, use, payg, room, take, free, commit, used, on) {
+				return nil, math.Inf(1), w
 			}
 		}
 	}
@@ -210,19 +251,21 @@ func (pm *poolModel) greedyPlan(in *instance, hint *coarseHint) ([]float64, floa
 	}
 	obj, ok := feasiblePoint(p, x)
 	if !ok {
-		return nil, math.Inf(1)
+		failed = -1
+		return nil, math.Inf(1), -1
 	}
-	return x, obj
+	return x, obj, -1
 }
 
 // greedyJob places job w's work for greedyPlan: on its cheapest aggregated
 // pair when that holds it all, otherwise slice by slice on its pairs in
 // order of use (greedyPlan's hint) and cost per unit of work (one-off
 // spread over the work), each slice
-// up to the width the job has left there and the offer's free stock. It
-// reports whether the work was placed.
+// up to the width the job has left there and the offer's free stock or
+// held capacity (room, take); then on more nodes of commitments (free,
+// commit). It reports whether the work was placed.
 func (pm *poolModel) greedyJob(in *instance, w int, x []float64, use map[int]float64, payg func(int) bool, room func(k, t int) float64,
-	take func(k, t int, v float64), used, on map[int]bool) bool {
+	take func(k, t int, v float64), free func(k, i int) float64, commit func(k, i, add int), used, on map[int]bool) bool {
 	wd := &in.ws[w]
 	p := pm.prob
 	unit := func(q int) float64 {
@@ -250,27 +293,98 @@ func (pm *poolModel) greedyJob(in *instance, w int, x []float64, use map[int]flo
 	for t := range width {
 		width[t] = wd.width
 	}
-	for _, q := range qs {
-		if _, ok := pm.hCol[q]; ok {
-			continue
-		}
+	// per is the work per GPU of pair q's column in slice t.
+	per := func(q, t int) float64 {
+		return in.pairs[q].rate * in.hours[t] * wd.reps[t] * pm.mult[t]
+	}
+	fill := func(q int) {
 		pr := &in.pairs[q]
 		for t, j := range pm.xCol[q] {
 			if j < 0 || need <= 0 {
 				continue
 			}
-			per := pr.rate * in.hours[t] * wd.reps[t] * pm.mult[t] // work per GPU of the column
-			if per <= 0 {
+			pt := per(q, t)
+			if pt <= 0 {
 				continue
 			}
-			v := min(need/per, width[t], room(pr.k, t), p.ColUpper[j])
+			v := min(need/pt, width[t], room(pr.k, t), p.ColUpper[j]-x[j])
 			if v <= 0 {
 				continue
 			}
-			x[j], need, width[t] = v, need-v*per, width[t]-v
+			x[j], need, width[t] = x[j]+v, need-v*pt, width[t]-v
 			take(pr.k, t, v)
 			used[q], on[pr.k] = true, true
 		}
+	}
+	for _, q := range qs {
+		if _, ok := pm.hCol[q]; !ok {
+			fill(q)
+		}
+	}
+	// What the capacity free cannot take: nodes of the commitment of a
+	// committed pair that do the work left at the least cost per unit of
+	// work (its nodes' fixed cost, the use's variable cost and the
+	// placement's one-off), the fewest that do all of it or else as many as
+	// add work, until the work is placed or no commitment adds any.
+	for need > wd.work*1e-9 {
+		bq, bi, bn, bscore := -1, -1, 0, math.Inf(1)
+		for _, q := range qs {
+			pr := &in.pairs[q]
+			od := &in.os[pr.k]
+			if !od.committed || pm.xCol[q] == nil {
+				continue
+			}
+			for i := range od.commits {
+				c := &od.commits[i]
+				if pm.nCols[pr.k][i] < 0 {
+					continue
+				}
+				// gain is the work n more nodes of commitment i add.
+				gain := func(n int) float64 {
+					g := 0.0
+					for t, j := range pm.xCol[q] {
+						if j >= 0 && c.covers(in.seg[t]) {
+							g += min(float64(n)*od.gpn, width[t], p.ColUpper[j]-x[j]) * per(q, t)
+						}
+					}
+					return g
+				}
+				most := min(free(pr.k, i), math.Ceil(wd.width/od.gpn))
+				if most < 1 {
+					continue
+				}
+				hi := int(most)
+				full := gain(hi)
+				if full <= 0 {
+					continue
+				}
+				n := hi
+				if full >= need {
+					lo := 1 // the fewest nodes that do the work left
+					for lo < hi {
+						if mid := (lo + hi) / 2; gain(mid) >= need {
+							hi = mid
+						} else {
+							lo = mid + 1
+						}
+					}
+					n = lo
+				}
+				g := min(gain(n), need)
+				cost := float64(n)*c.fixedF + g/pr.rate*pr.cost
+				if !used[q] {
+					cost += pr.oneOff
+				}
+				if score := cost / g; score < bscore {
+					bq, bi, bn, bscore = q, i, n, score
+				}
+			}
+		}
+		if bq < 0 {
+			break
+		}
+		commit(in.pairs[bq].k, bi, bn)
+		fill(bq)
 	}
 	return need <= wd.work*1e-9
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/gputco/gputco/placement"
 	"github.com/gputco/gputco/placement/lp"
 	"github.com/gputco/gputco/provider"
+	"github.com/gputco/gputco/workload"
 )
 
 // TestFirstPlanAtLimit: a time limit that ends before the LP relaxation is
@@ -85,5 +87,46 @@ func TestFirstPlanAtLimit(t *testing.T) {
 	}
 	if planned < n/2 {
 		t.Errorf("a first plan at the limit in %d of %d problems, want at least half", planned, n)
+	}
+}
+
+// TestGreedyJobCapacity: the first plan places a job whose capacity the
+// pay-as-you-go pass cannot give — one that only a commitment can carry,
+// and one whose limited stock a service before it takes (the job then goes
+// first) — and lp accepts it as a start at its objective.
+func TestGreedyJobCapacity(t *testing.T) {
+	a := bare()
+	opt := placement.Options{Period: 7 * 24 * time.Hour, Slices: 24}
+	job := batch("job", 16, 5000, 30*24*time.Hour)
+	job.Requirements.Jurisdictions = []string{"US"}
+	dear := reserved("dear", "9", 8, 0)
+	dear.Jurisdiction = "EU"
+	cases := map[string]placement.Problem{
+		"committed only": {Workloads: []workload.Workload{job}, Offers: []provider.Offer{reserved("res", "1.5", 8, 4)},
+			Assumptions: a, Options: opt},
+		"stock taken": {Workloads: []workload.Workload{steps("svc", 32), batch("job", 32, 4000, 10*24*time.Hour)},
+			Offers: []provider.Offer{onDemand("cheap", "2", 8, 4), dear}, Assumptions: a, Options: opt},
+	}
+	cases["stock taken"].Workloads[1].Requirements.Jurisdictions = []string{"US"}
+	for name, p := range cases {
+		models, points, objs, err := placement.GreedyPlans(p)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(models) == 0 || points[0] == nil {
+			t.Errorf("%s: no first plan", name)
+			continue
+		}
+		r, _ := lp.Solve(context.Background(), models[0], lp.Options{Start: points[0], IterationLimit: 1})
+		if !r.HasSolution() || r.Objective > objs[0]+1e-9*max(1, math.Abs(objs[0])) {
+			t.Errorf("%s: lp takes the first plan as %v at %v, want at most its objective %v", name, r.Status, r.Objective, objs[0])
+		}
+		first, _, _, err := placement.FirstPlanAtLimit(p)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if first.Status != placement.Feasible || len(first.Unplaced) > 0 {
+			t.Errorf("%s: %v with %d unplaced at the limit, want a feasible plan of every workload", name, first.Status, len(first.Unplaced))
+		}
 	}
 }

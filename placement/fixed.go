@@ -114,7 +114,15 @@ func restrict(p *lp.Problem, lo, up []float64) (q *lp.Problem, keep []int, x []f
 // The rows would force them to zero anyway; as bounds they drop out of the
 // LP solveFixed solves.
 func (pm *poolModel) fixUnused(in *instance, lo, up []float64) {
+	off := func(q int) bool { y := pm.yCol[q]; return y >= 0 && up[y] == 0 }
 	zero := func(q int) {
+		// A representative's columns are its group's use: zero only when
+		// every pair of the group is ruled out.
+		for _, m := range pm.groups[q] {
+			if !off(m) {
+				return
+			}
+		}
 		for _, j := range pm.xCol[q] {
 			if j >= 0 {
 				lo[j], up[j] = 0, 0
@@ -123,9 +131,12 @@ func (pm *poolModel) fixUnused(in *instance, lo, up []float64) {
 		if h, ok := pm.hCol[q]; ok {
 			lo[h], up[h] = 0, 0
 		}
+		if v, ok := pm.vCol[q]; ok {
+			lo[v], up[v] = 0, 0
+		}
 	}
-	for q, y := range pm.yCol {
-		if y >= 0 && up[y] == 0 {
+	for q := range pm.yCol {
+		if off(q) {
 			zero(q)
 		}
 	}

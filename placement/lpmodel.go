@@ -27,6 +27,12 @@ type poolModel struct {
 	// job on unlimited pay-as-you-go capacity: its GPU-hours over the
 	// horizon, see aggregated); xCol[q] is then all −1.
 	hCol map[int]int
+	// groups[q] are the pairs of a service whose uses share the per-slice
+	// columns of their representative q, q first (see shared); vCol[q] is
+	// the column of GPU-hours of each other pair of a group, whose xCol[q]
+	// is then all −1.
+	groups map[int][]int
+	vCol   map[int]int
 	// demandRow[w][t] is the demand row of service w in slice t (−1: none);
 	// workRow[w] the work row of job w; stockRow[k][t] the capacity or stock
 	// row of offer k in slice t (−1: none).
@@ -59,6 +65,7 @@ func (in *instance) model(pl pool) (*poolModel, error) { return in.namedModel(pl
 func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 	T := len(in.hours)
 	pm := &poolModel{pl: pl, nCols: map[int][]int{}, holdRow: map[int][]int{}, gangCol: map[int][]int{}, gangRow: map[int]int{}, zCol: map[int]int{}, xCol: map[int][]int{}, yCol: map[int]int{}, hCol: map[int]int{},
+		groups: map[int][]int{}, vCol: map[int]int{},
 		demandRow: map[int][]int{}, workRow: map[int]int{}, stockRow: map[int][]int{}, budgetRow: -1}
 	pm.rep, pm.mult = in.sliceClasses(pl)
 	b := colBuilder{unnamed: !named}
@@ -119,6 +126,11 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 			continue
 		}
 		agg := in.aggregated(w)
+		grp := in.shared(w)
+		member := map[int]bool{}
+		for _, q := range grp[min(1, len(grp)):] {
+			member[q] = true
+		}
 		for _, q := range in.active(w) {
 			pr := &in.pairs[q]
 			od := &in.os[pr.k]
@@ -132,7 +144,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 			}
 			for t := range xs {
 				xs[t] = -1
-				if agg[q] {
+				if agg[q] || member[q] {
 					continue
 				}
 				ub := wd.width
@@ -156,6 +168,9 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 				pm.yCol[q] = j
 				cost(j, pr.oneOff)
 			}
+		}
+		if grp != nil {
+			pm.addShared(&b, in, w, grp, cost)
 		}
 	}
 	// Demand of services, work of jobs, width of jobs in each slice, one
@@ -189,6 +204,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 				rows[t] = b.AddRowNamed("demand", wd.demand[t], math.Inf(1), cols, b.ones(len(cols)), wd.idx, t)
 			}
 			pm.demandRow[w] = rows
+			pm.addSharing(&b, in, w)
 			continue
 		}
 		var cols []int
@@ -344,6 +360,10 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 				cols, vals = append(cols, h), append(vals, 1)
 				big = b.p.ColUpper[h]
 			}
+			if v, ok := pm.vCol[q]; ok {
+				cols, vals = append(cols, v), append(vals, 1)
+				big = b.p.ColUpper[v]
+			}
 			for t, j := range pm.xCol[q] {
 				if j < 0 {
 					continue
@@ -351,6 +371,11 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 				h := in.hours[t] * wd.reps[t] * pm.mult[t]
 				cols, vals = append(cols, j), append(vals, h)
 				big += h * b.p.ColUpper[j]
+			}
+			// A representative's own GPU-hours are its columns' less the
+			// other pairs' of its group.
+			for _, m := range pm.groups[q][min(1, len(pm.groups[q])):] {
+				cols, vals = append(cols, pm.vCol[m]), append(vals, -1)
 			}
 			if !wd.service {
 				big = min(big, wd.work/in.pairs[q].rate)
@@ -718,7 +743,9 @@ func (pm *poolModel) duals(in *instance, r *lp.Result) modelDuals {
 	return d
 }
 
-// solution reads a pool's plan from a MILP point x of objective cost.
+// solution reads a pool's plan from a MILP point x of objective cost, the
+// aggregated and shared uses lifted back to GPUs per slice of every pair
+// (spread, share).
 func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *poolSolution {
 	sol := &poolSolution{nodes: map[int]int{}, held: map[int][]int{}, use: map[int][]float64{}, used: map[int]bool{}, perOf: map[int]bool{},
 		gang: map[int]int{}, cost: cost, bound: bound}
@@ -754,6 +781,9 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 		}
 	}
 	spread := pm.spread(in, x)
+	for q, u := range pm.share(in, x) {
+		spread[q] = u
+	}
 	for q, xs := range pm.xCol {
 		u := make([]float64, len(xs))
 		any := false
@@ -761,6 +791,9 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 			if j := xs[pm.rep[t]]; j >= 0 && x[j] > 1e-12 {
 				u[t], any = x[j], true
 			}
+		}
+		if _, ok := pm.groups[q]; ok { // its columns are the group's use
+			u, any = make([]float64, len(xs)), false
 		}
 		if s, ok := spread[q]; ok {
 			u, any = s, true
@@ -805,3 +838,72 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 
 // itoa is strconv.Itoa.
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// addShared adds the column of GPU-hours of each pair of service w's group
+// grp but its representative grp[0] (see shared): at most the GPU-hours
+// the representative's columns can carry from the pair's from on, at the
+// pair's cost less the representative's. A pair that no slice of the
+// group's can carry gets none and leaves the group.
+func (pm *poolModel) addShared(b *colBuilder, in *instance, w int, grp []int, cost func(j int, c float64)) {
+	wd := &in.ws[w]
+	rq := grp[0]
+	kept := []int{rq}
+	for _, q := range grp[1:] {
+		pr := &in.pairs[q]
+		od := &in.os[pr.k]
+		big := 0.0
+		for t, j := range pm.xCol[rq] {
+			if j >= 0 && t >= od.from {
+				big += in.hours[t] * wd.reps[t] * pm.mult[t] * b.p.ColUpper[j]
+			}
+		}
+		if big <= 0 {
+			continue
+		}
+		c := pr.cost - in.pairs[rq].cost
+		pm.vCol[q] = b.AddColNamed("v", c, 0, big, wd.idx, od.idx)
+		cost(pm.vCol[q], c)
+		kept = append(kept, q)
+	}
+	if len(kept) > 1 {
+		pm.groups[rq] = kept
+	}
+}
+
+// addSharing adds the sharing rows of service w's group (see shared): for
+// each from f of its pairs but the representative, the GPU-hours of those
+// that exist only from f on are at most the group's use from f on.
+func (pm *poolModel) addSharing(b *colBuilder, in *instance, w int) {
+	var grp []int
+	for _, q := range in.ws[w].pairs {
+		if g, ok := pm.groups[q]; ok {
+			grp = g
+		}
+	}
+	if grp == nil {
+		return
+	}
+	wd := &in.ws[w]
+	rq := grp[0]
+	var froms []int
+	for _, q := range grp[1:] {
+		froms = append(froms, in.os[in.pairs[q].k].from)
+	}
+	slices.Sort(froms)
+	froms = slices.Compact(froms)
+	for _, f := range froms {
+		var cols []int
+		var vals []float64
+		for _, q := range grp[1:] {
+			if in.os[in.pairs[q].k].from >= f {
+				cols, vals = append(cols, pm.vCol[q]), append(vals, 1)
+			}
+		}
+		for t, j := range pm.xCol[rq] {
+			if j >= 0 && t >= f {
+				cols, vals = append(cols, j), append(vals, -in.hours[t]*wd.reps[t]*pm.mult[t])
+			}
+		}
+		b.AddRowNamed("share", math.Inf(-1), 0, cols, vals, wd.idx, f)
+	}
+}

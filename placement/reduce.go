@@ -1,13 +1,17 @@
 package placement
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // The model's exact reductions. Each leaves the optimum unchanged: a
 // dominated pair or offer is one whose use moves elsewhere at no higher
 // cost, keeping every constraint, so some optimum never uses it; an
-// aggregated use is a projection of the full model's columns that every
-// solution of the smaller model lifts back to. TestReductionsExact checks
-// them against the full model (Options unchanged, reduce off).
+// aggregated or shared use is a projection of the full model's columns
+// that every solution of the smaller model lifts back to. TestReductionsExact
+// and TestReductionsShared check them against the full model (Options
+// unchanged, reduce off).
 
 // pruneOffers marks the committed offers that another dominates, with their
 // pairs, when the plan is not over time (one commitment per offer).
@@ -180,6 +184,139 @@ func (pm *poolModel) spread(in *instance, x []float64) map[int][]float64 {
 				u[t] = v / room * s
 			}
 			out[q] = u
+		}
+	}
+	return out
+}
+
+// shared returns the pairs of service w whose uses the model keeps as one
+// column per slice, the first pair's (its representative: of those that
+// exist earliest, the cheapest), and a column of GPU-hours for each other
+// pair: its pairs on pay-as-you-go capacity of unlimited stock, not
+// interruptible under a spot share, when there are at least two. nil
+// otherwise.
+//
+// Such a use x_wkt meets only the service's demand row of slice t (no
+// capacity or stock row, no spot share), with the same upper bound (the
+// slice's demand) on every such offer; its cost and its one-off link are
+// sums over the slices of H_t·x_wkt (H_t = Δ_t·r_wt·mult_t) times the
+// pair's cost per GPU-hour and 1/big. So with u_t = Σ_k x_wkt (the
+// representative's column x_w1t) and v_k = Σ_t H_t·x_wkt for every other
+// pair k of the group (its column of GPU-hours, cost c_k − c_1), the
+// model's rows are those of u and v: the demand rows take u_t, the link
+// of pair k takes v_k, the representative's link takes Σ_t H_t·u_t − Σ_k
+// v_k (v_1, its own GPU-hours), the cost is c_1·Σ_t H_t·u_t + Σ_k
+// (c_k − c_1)·v_k, and
+//
+//	Σ_{k: from_k ≥ f} v_k ≤ Σ_{t ≥ f} H_t·u_t   for each from f of the pairs k
+//
+// (sharing rows) say the GPU-hours of the pairs that exist only from f fit
+// in the group's use from f. Every point of the full model projects to one
+// of the same cost; every point of the smaller model lifts back to one
+// (share): the sets of slices the pairs may use are nested (t ≥ from_k),
+// so the latest pairs take their GPU-hours from the slices they exist in,
+// in proportion to what is left there, then the next latest, which the
+// sharing row of each from leaves room for, and the representative keeps
+// the rest. Neither keeps any row out of reach nor changes the cost, so the
+// optimum (and that of the relaxation, y continuous) is the full model's.
+func (in *instance) shared(w int) []int {
+	wd := &in.ws[w]
+	if !in.reduce || !wd.service {
+		return nil
+	}
+	var qs []int
+	for _, q := range in.active(w) {
+		od := &in.os[in.pairs[q].k]
+		if od.committed || !math.IsInf(od.stock, 1) || od.spot && in.s.MaxSpotShare > 0 {
+			continue
+		}
+		qs = append(qs, q)
+	}
+	if len(qs) < 2 {
+		return nil
+	}
+	first := 0
+	for i, q := range qs {
+		a, b := &in.os[in.pairs[q].k], &in.os[in.pairs[qs[first]].k]
+		if a.from < b.from || a.from == b.from && in.pairs[q].cost < in.pairs[qs[first]].cost {
+			first = i
+		}
+	}
+	qs[0], qs[first] = qs[first], qs[0]
+	return qs
+}
+
+// share lifts the shared uses of a MILP point x back to GPUs per slice of
+// each pair of the group (see shared): the pairs in order of their from,
+// latest first, take their GPU-hours from the group's use left in the
+// slices they exist in, in proportion to it; the representative keeps
+// what is left. Every slice's uses sum to the group's use there. Only
+// pairs with use are in the map.
+func (pm *poolModel) share(in *instance, x []float64) map[int][]float64 {
+	out := map[int][]float64{}
+	T := len(in.hours)
+	for rq, grp := range pm.groups {
+		wd := &in.ws[in.pairs[rq].w]
+		xs := pm.xCol[rq]
+		left := make([]float64, T) // the group's use left, by class slice
+		for t, j := range xs {
+			if j >= 0 {
+				left[t] = max(0, x[j])
+			}
+		}
+		weight := func(t int) float64 { return in.hours[t] * wd.reps[t] * pm.mult[t] }
+		members := slices.Clone(grp[1:])
+		slices.SortStableFunc(members, func(a, b int) int {
+			return in.os[in.pairs[b].k].from - in.os[in.pairs[a].k].from
+		})
+		for i := 0; i < len(members); {
+			f := in.os[in.pairs[members[i]].k].from
+			e := i
+			need := 0.0
+			for ; e < len(members) && in.os[in.pairs[members[e]].k].from == f; e++ {
+				need += max(0, x[pm.vCol[members[e]]])
+			}
+			room := 0.0
+			for t := f; t < T; t++ {
+				if xs[t] >= 0 {
+					room += weight(t) * left[t]
+				}
+			}
+			if need > 1e-12 && room > 0 {
+				take := make([]float64, T)
+				for t := f; t < T; t++ {
+					take[t] = left[t] * min(1, need/room)
+				}
+				for _, q := range members[i:e] {
+					v := max(0, x[pm.vCol[q]])
+					if v <= 1e-12 {
+						continue
+					}
+					u := make([]float64, T)
+					for t := f; t < T; t++ {
+						u[t] = take[t] * v / need
+					}
+					out[q] = u
+				}
+				for t := f; t < T; t++ {
+					left[t] -= take[t]
+				}
+			}
+			i = e
+		}
+		out[rq] = left
+	}
+	// Every slice of a class has its first slice's use.
+	for q, u := range out {
+		for t := range u {
+			u[t] = u[pm.rep[t]]
+		}
+		any := false
+		for _, v := range u {
+			any = any || v > 1e-12
+		}
+		if !any {
+			delete(out, q)
 		}
 	}
 	return out

@@ -3,7 +3,9 @@ package placement_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,7 +138,7 @@ func TestReductionsPlan(t *testing.T) {
 // a third of the time of seeds 0 and 1.
 func TestReductionsMergedSlices(t *testing.T) {
 	bin := cbcPath(t)
-	seeds := []uint64{0, 1, 2, 3, 4, 5}
+	seeds := []uint64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
 	if testing.Short() {
 		seeds = []uint64{2, 3}
 	}
@@ -263,4 +265,234 @@ func mustModel(t *testing.T, p placement.Problem) *lp.Problem {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// shareable is portfolio with hidden costs and what the sharing of a
+// service's pay-as-you-go uses acts on: in every jurisdiction, beside its
+// on-demand offer, two unlimited on-demand offers cheaper per GPU-hour but
+// dearer to set up (a trade-off no pair dominates) and an unlimited spot
+// offer dearer still to set up. Over time (a two-year horizon in yearly
+// epochs of daily periods) the cheaper offers arrive after lead times of
+// one and three months, so the sets of slices the offers of a group can
+// use are nested.
+func shareable(seed uint64, overTime bool) placement.Problem {
+	p := portfolio(seed, 3, 1, 4, 24*time.Hour, false)
+	if overTime {
+		p = timePortfolio(seed, 3, 1, 0, 4, 6, 2*provider.Year, provider.Year, false)
+	}
+	for _, j := range []string{"US", "EU", "DE"} {
+		for i, o := range []struct {
+			rate  string
+			setup float64
+			lead  time.Duration
+		}{{"3.6", 150, provider.Month}, {"3.2", 400, 3 * provider.Month}, {"spot", 600, 0}} {
+			var x provider.Offer
+			if o.rate == "spot" {
+				x = spot(fmt.Sprintf("spot-%s-%d", j, i), "2", 1, 0, 0.002)
+			} else {
+				x = onDemand(fmt.Sprintf("od-%s-%d", j, i), o.rate, 1, 0)
+			}
+			x.Jurisdiction, x.Region = j, j+"-1"
+			x.Hidden.SetupHours = o.setup
+			if overTime {
+				x.Availability.LeadTime = o.lead
+			}
+			p.Offers = append(p.Offers, x)
+		}
+	}
+	return p
+}
+
+// TestReductionsShared checks the sharing of a service's pay-as-you-go
+// uses (one column per slice for a group of unlimited offers, a column of
+// GPU-hours for each but one) on shareable portfolios, in one period
+// (even seeds) and over time (odd), with a spot share on every third seed
+// (spot then out of the groups): Solve's optimum and the reduced model's
+// equal cbc's on the full model within 1e-6 and the plan's uses meet
+// every service's demand in every slice; in at least half of them the
+// reduced model has columns of GPU-hours (v_…; in the others an unlimited
+// offer of the portfolio dominates the added ones) and it is smaller
+// whenever it has. Seeds 1, 2, 5, 6, 9 and 11 are left out: cbc and Solve take
+// ten times as long on them. The race pass (-short) runs seeds 0 (one
+// period) and 7 (over time).
+func TestReductionsShared(t *testing.T) {
+	bin := cbcPath(t)
+	seeds := []uint64{0, 3, 4, 7, 8, 10}
+	if testing.Short() {
+		seeds = []uint64{0, 7}
+	}
+	ctx := context.Background()
+	shared := 0
+	for _, seed := range seeds {
+		p := shareable(seed+1700, seed%2 == 1)
+		p.Options.Gap = 1e-9
+		if seed%3 == 2 {
+			p.Options.MaxSpotShare = 0.3
+		}
+		full, err := placement.ModelFull(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reduced := mustModel(t, p)
+		vs := 0
+		for _, name := range reduced.ColNames {
+			if strings.HasPrefix(name, "v_") {
+				vs++
+			}
+		}
+		if vs > 0 {
+			shared++
+			if reduced.NumCols() >= full.NumCols() {
+				t.Errorf("seed %d: reduced model %d columns, full %d", seed, reduced.NumCols(), full.NumCols())
+			}
+		}
+		var buf bytes.Buffer
+		if err := lp.WriteMPS(&buf, full); err != nil {
+			t.Fatal(err)
+		}
+		want := cbcObjective(t, bin, buf.Bytes())
+		plan, err := placement.Solve(ctx, p)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if got := f64(plan.Total); math.Abs(got-want) > 1e-6*max(1, math.Abs(want)) {
+			t.Errorf("seed %d: Solve %.6f, cbc on the full model %.6f", seed, got, want)
+		}
+		checkDemand(t, p, plan)
+		r, err := lp.Solve(ctx, reduced, lp.Options{Gap: 1e-9})
+		if err != nil || r.Status != lp.Optimal {
+			t.Fatalf("seed %d: reduced model %v %v", seed, r.Status, err)
+		}
+		if math.Abs(r.Objective-want) > 1e-6*max(1, math.Abs(want)) {
+			t.Errorf("seed %d: reduced model's optimum %.6f, full model's %.6f", seed, r.Objective, want)
+		}
+		t.Logf("seed %d: full %d×%d, reduced %d×%d (%d columns of GPU-hours); optimum %.4f", seed,
+			full.NumRows(), full.NumCols(), reduced.NumRows(), reduced.NumCols(), vs, want)
+	}
+	if shared < (len(seeds)+1)/2 {
+		t.Errorf("uses shared in %d of %d portfolios: the test does not test the sharing", shared, len(seeds))
+	}
+}
+
+// checkDemand checks that plan's uses meet every service's demand in every
+// slice of every stretch (the curve's peak in the slice, as the model
+// samples it; over time, growth sampled at the stretch's end, so the
+// stretch's start is the least it must meet).
+func checkDemand(t *testing.T, p placement.Problem, plan placement.Plan) {
+	t.Helper()
+	type stretch struct{ start time.Duration }
+	sts := []stretch{{0}}
+	if len(plan.Epochs) > 0 {
+		sts = sts[:0]
+		for _, e := range plan.Epochs {
+			sts = append(sts, stretch{e.Start})
+		}
+	}
+	T := plan.Slices
+	for i, a := range plan.Assignments {
+		w := p.Workloads[i]
+		if !w.IsService() {
+			continue
+		}
+		for s, st := range sts {
+			sl, err := workload.Discretize(workload.Shift{Curve: w.Demand, Offset: st.start}, plan.Period, T)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, x := range sl {
+				got := 0.0
+				for _, u := range a.Uses {
+					got += u.GPUs[s*T+j]
+				}
+				if need := x.Peak * float64(w.GPUs); need >= 1e-6 && got < need-1e-6*max(1, need) {
+					t.Errorf("%s: stretch %d slice %d gets %g GPUs, needs %g", w.Name, s, j, got, need)
+				}
+			}
+		}
+	}
+}
+
+// TestReductionsSharedPlan: the plan of a model whose service shares its
+// pay-as-you-go uses reports what the full model's plan does — the same
+// uses of every offer in every slice, the same total, marginal value of
+// peak and runners-up. One service, two unlimited on-demand offers: in one
+// period the cheaper per GPU-hour (the group's representative) costs so
+// much to set up that the service runs on the other (its column of
+// GPU-hours); over time (two yearly epochs) it arrives after three months
+// at a small set-up cost and a third, between the two in price, after one
+// month, so the plan runs on each in turn — the lift of the sharing rows'
+// nested slices.
+func TestReductionsSharedPlan(t *testing.T) {
+	d, err := workload.NewDiurnal(0.5, 0.3, 14)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := workload.Workload{Name: "svc", Kind: workload.Inference, GPUs: 8, Demand: d, Horizon: provider.Year,
+		Interruption: workload.Interruption{Tolerance: workload.Stateless}}
+	a := bare()
+	a.Exclude = slices.DeleteFunc(slices.Clone(a.Exclude), func(c provider.Category) bool { return c == provider.Setup })
+	for _, overTime := range []bool{false, true} {
+		easy, cheap := onDemand("easy", "4", 1, 0), onDemand("cheap", "3", 1, 0)
+		easy.Hidden.SetupHours, cheap.Hidden.SetupHours = 10, 2000
+		p := placement.Problem{Workloads: []workload.Workload{svc}, Offers: []provider.Offer{easy, cheap}, Assumptions: a}
+		p.Options.Period, p.Options.Slices, p.Options.Gap = 24*time.Hour, 12, 1e-9
+		if overTime {
+			mid := onDemand("mid", "3.5", 1, 0)
+			mid.Hidden.SetupHours, mid.Availability.LeadTime = 10, provider.Month
+			cheap.Hidden.SetupHours, cheap.Availability.LeadTime = 10, 3*provider.Month
+			p.Offers = []provider.Offer{easy, mid, cheap}
+			p.Assumptions.Horizon, p.Options.Epoch = 2*provider.Year, provider.Year
+			p.Workloads[0].Horizon = p.Assumptions.Horizon
+		}
+		m := mustModel(t, p)
+		if !slices.ContainsFunc(m.ColNames, func(s string) bool { return strings.HasPrefix(s, "v_") }) {
+			t.Fatalf("over time %v: no column of GPU-hours: the case does not test the sharing", overTime)
+		}
+		ctx := context.Background()
+		plan, err := placement.Solve(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := placement.SolveFull(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := f64(plan.Total), f64(full.Total); math.Abs(a-b) > 1e-6*b {
+			t.Errorf("over time %v: total %.6f, the full model's plan %.6f", overTime, a, b)
+		}
+		ga, gb := plan.Assignments[0], full.Assignments[0]
+		if a, b := f64(ga.PeakGPUValue), f64(gb.PeakGPUValue); math.Abs(a-b) > 1e-6*max(1, math.Abs(b)) {
+			t.Errorf("over time %v: marginal value of peak %.6f, the full model's plan %.6f", overTime, a, b)
+		}
+		uses := func(as placement.Assignment) map[string][]float64 {
+			out := map[string][]float64{}
+			for _, u := range as.Uses {
+				out[u.Offer] = u.GPUs
+			}
+			return out
+		}
+		ua, ub := uses(ga), uses(gb)
+		if len(ua) != len(ub) || len(ua) != map[bool]int{false: 1, true: 3}[overTime] {
+			t.Fatalf("over time %v: uses %v, the full model's plan %v", overTime, ua, ub)
+		}
+		if !overTime && ua["easy"] == nil {
+			t.Errorf("the service does not run on the easy offer: %v", ua)
+		}
+		for id, u := range ua {
+			for s, v := range u {
+				if w := ub[id][s]; math.Abs(v-w) > 1e-6*max(1, w) {
+					t.Errorf("over time %v: %s slice %d: %g GPUs, the full model's plan %g", overTime, id, s, v, w)
+				}
+			}
+		}
+		ra, rb := ga.RunnersUp, gb.RunnersUp
+		if len(ra) != len(rb) {
+			t.Errorf("over time %v: runners-up %v, the full model's plan %v", overTime, ra, rb)
+		}
+		for i := range min(len(ra), len(rb)) {
+			if ra[i].Offer != rb[i].Offer || !ra[i].Delta.Equal(rb[i].Delta) {
+				t.Errorf("over time %v: runner-up %d %s %s, the full model's plan %s %s", overTime, i, ra[i].Offer, ra[i].Delta, rb[i].Offer, rb[i].Delta)
+			}
+		}
+	}
 }

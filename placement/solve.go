@@ -513,10 +513,21 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool) (float64, *coars
 		}
 		h.nodes[k] = n
 	}
+	shares := cm.share(cp, r.X) // a group's use, shared among its pairs
 	for q, xs := range cm.xCol {
+		if _, ok := cm.groups[q]; ok {
+			continue
+		}
 		for t, j := range xs {
 			if j >= 0 {
 				h.use[q] += r.X[j] * cm.mult[t]
+			}
+		}
+	}
+	for q, u := range shares {
+		for t, v := range u {
+			if cm.rep[t] == t {
+				h.use[q] += v * cm.mult[t]
 			}
 		}
 	}

@@ -139,6 +139,109 @@ func (sr *mipSearch) diveChoice() (int, bool) {
 	return best, bestUp
 }
 
+// lockRounding rounds the LP point's fractional integer columns in a
+// direction in which no row of the original problem can become violated:
+// first those that no row locks in one direction — up when raising the
+// column cannot violate a row (its positive coefficients are in rows
+// without an upper bound, its negative ones in rows without a lower
+// bound), otherwise down when lowering it cannot — then the others, each
+// to the nearer integer or else the farther one, whichever keeps every row
+// it is in within its bounds at the activities of the point rounded so
+// far (a site's choice y ≤ z, once its capacity z is rounded up). Every
+// row holds at the LP point within the LP's tolerance, and no move
+// worsens a row beyond it: a capacity bought in whole units, rounded up,
+// still covers the load the continuous columns put on it. The columns for
+// which neither value fits are rounded to the nearest integer; locked
+// counts them (the point may then violate rows). It returns nil when the
+// LP point is integral.
+func (sr *mipSearch) lockRounding() (x []float64, locked int) {
+	p := sr.p
+	if sr.upLocks == nil {
+		sr.upLocks, sr.downLocks = make([]int, p.NumCols()), make([]int, p.NumCols())
+		for _, j := range sr.intCols {
+			for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+				i, a := p.A.Index[k], p.A.Value[k]
+				hasUp, hasLo := !math.IsInf(p.RowUpper[i], 1), !math.IsInf(p.RowLower[i], -1)
+				if a > 0 && hasUp || a < 0 && hasLo {
+					sr.upLocks[j]++
+				}
+				if a > 0 && hasLo || a < 0 && hasUp {
+					sr.downLocks[j]++
+				}
+			}
+		}
+	}
+	var rest []int // fractional columns locked both ways
+	for _, j := range sr.intCols {
+		v := sr.x[j]
+		if math.Abs(v-math.Round(v)) <= intTol {
+			continue
+		}
+		if x == nil {
+			x = append([]float64(nil), sr.x...)
+		}
+		switch {
+		case sr.upLocks[j] == 0 && math.Ceil(v) <= sr.rootUp[j]:
+			x[j] = math.Ceil(v)
+		case sr.downLocks[j] == 0 && math.Floor(v) >= sr.rootLo[j]:
+			x[j] = math.Floor(v)
+		default:
+			rest = append(rest, j)
+		}
+	}
+	if x == nil {
+		return nil, 0
+	}
+	if len(rest) > 0 {
+		act := make([]float64, p.NumRows())
+		for j, v := range x {
+			if v == 0 {
+				continue
+			}
+			for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+				act[p.A.Index[k]] += p.A.Value[k] * v
+			}
+		}
+		// fits reports whether moving column j by d keeps each of its rows
+		// within bounds, or no further outside them than it is.
+		fits := func(j int, d float64) bool {
+			for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+				i := p.A.Index[k]
+				a := act[i] + p.A.Value[k]*d
+				lo, up := p.RowLower[i], p.RowUpper[i]
+				if a > up+strictTol*max(1, math.Abs(up)) && a > act[i] ||
+					a < lo-strictTol*max(1, math.Abs(lo)) && a < act[i] {
+					return false
+				}
+			}
+			return true
+		}
+		for _, j := range rest {
+			v := x[j]
+			near, far := math.Round(v), math.Floor(v)
+			if far == near {
+				far = math.Ceil(v)
+			}
+			t := near
+			switch {
+			case near >= sr.rootLo[j] && near <= sr.rootUp[j] && fits(j, near-v):
+			case far >= sr.rootLo[j] && far <= sr.rootUp[j] && fits(j, far-v):
+				t = far
+			default:
+				locked++
+			}
+			for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
+				act[p.A.Index[k]] += p.A.Value[k] * (t - v)
+			}
+			x[j] = t
+		}
+	}
+	for _, j := range sr.intCols {
+		x[j] = math.Round(x[j])
+	}
+	return x, locked
+}
+
 // Parameters of the sub-MIP heuristics.
 const (
 	subMIPNodes   = 500 // node limit of one sub-MIP

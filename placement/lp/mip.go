@@ -133,6 +133,7 @@ type mipSearch struct {
 	pcN   [2][]int
 
 	nodeIters  int     // simplex iterations of node solves
+	rootIters  int     // simplex iterations of the root's first LP solve
 	sbIters    float64 // simplex iterations of strong-branching trials
 	diveIters  int     // simplex iterations of diving heuristics
 	dives      int
@@ -145,6 +146,11 @@ type mipSearch struct {
 	subNext    int  // the node from which the next RINS may run
 	rinsFree   int  // integer columns a RINS sub-MIP leaves free, at least (widenRINS)
 	extraIters int  // simplex iterations of sub-MIPs
+
+	// Locks of the columns (lockRounding), counted on first use: the rows
+	// that an increase (upLocks) or a decrease (downLocks) of the column
+	// could violate.
+	upLocks, downLocks []int
 
 	x        []float64 // scratch: LP values of the current node
 	lastProg time.Time
@@ -534,6 +540,9 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 	for resolve := false; ; resolve = true {
 		st, err := sr.solveLP(0, false)
 		sr.nodeIters += sr.mdl.lastIter
+		if nd.depth == 0 && !resolve {
+			sr.rootIters = sr.mdl.lastIter
+		}
 		var stop *errStop
 		if err != nil && (nd.depth == 0 || errors.As(err, &stop) || !errors.Is(err, ErrNumerical)) {
 			return nil, err
@@ -963,18 +972,33 @@ func (sr *mipSearch) reducedCostFixing(nd *mipNode, z float64) []bndChange {
 	return out
 }
 
-// simpleRounding rounds the LP values of the integer columns to the nearest
-// integer and keeps the point if it is feasible. A point whose objective
-// does not improve the incumbent is not checked.
+// simpleRounding rounds the LP values of the integer columns and keeps
+// the point if it is feasible: first by lockRounding (when no column is
+// locked both ways), then each to the nearest integer. A point whose
+// objective does not improve the incumbent is not checked.
 func (sr *mipSearch) simpleRounding() {
+	lx, locked := sr.lockRounding()
+	if lx != nil && locked == 0 {
+		sr.tryRounded(lx)
+	}
 	x := make([]float64, len(sr.x))
 	copy(x, sr.x)
+	same := lx != nil && locked == 0
+	for _, j := range sr.intCols {
+		x[j] = math.Round(x[j])
+		same = same && x[j] == lx[j]
+	}
+	if !same {
+		sr.tryRounded(x)
+	}
+}
+
+// tryRounded offers x, integral on the integer columns, as an incumbent
+// when its objective improves the incumbent.
+func (sr *mipSearch) tryRounded(x []float64) {
 	obj := sr.p.Offset
-	for j := range x {
-		if sr.isInt[j] {
-			x[j] = math.Round(x[j])
-		}
-		obj += sr.p.Cost[j] * x[j]
+	for j, v := range x {
+		obj += sr.p.Cost[j] * v
 	}
 	if sr.hasInc && sr.sense*obj >= sr.incZ {
 		return

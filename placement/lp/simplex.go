@@ -88,8 +88,9 @@ type simplex struct {
 	col, row, tau, fvec *svec
 	alpha               []float64 // pricing row over all variables
 	alphaIdx            []int
-	alphaHeld           []int // workspace of price
-	cands               []ratioCand
+	alphaHeld           []int       // workspace of price
+	cands, front        []ratioCand // workspace of dualRatio
+	ratioIdx            []int       // …
 	flips               []int
 	unitIdx             []int
 	one                 []float64
@@ -660,10 +661,14 @@ func (s *simplex) price() {
 		vals := s.nbValue[a:b]
 		for k, j := range s.nbIndex[a:b] {
 			v := alpha[j]
+			// Listed unconditionally, kept by a conditional move: whether
+			// j is new follows no pattern a branch predictor could learn.
+			list[n] = j
+			inc := 0
 			if v == 0 {
-				list[n] = j
-				n++
+				inc = 1
 			}
+			n += inc
 			v += ri * vals[k]
 			if v == 0 {
 				v = alphaHeld
@@ -695,83 +700,99 @@ func (s *simplex) dualRatio(toLower bool, delta float64) int {
 	if toLower {
 		sign = -1
 	}
-	cands := s.cands[:0]
+	// First the variables whose status lets them move the way the sign of
+	// their α asks, without branches: which ones pass follows no pattern a
+	// branch predictor could learn, and most fail.
+	if cap(s.ratioIdx) < len(s.alphaIdx) {
+		s.ratioIdx = make([]int, len(s.alphaIdx), s.nt)
+	}
+	pass := s.ratioIdx[:len(s.alphaIdx)]
 	// Locals: the compiler cannot keep fields of s in registers across
 	// the appends.
-	alpha, state, fixed, d, tolD := s.alpha, s.state, s.fixed, s.d, s.tolD
+	alpha, state := s.alpha, s.state
+	n := 0
 	for _, j := range s.alphaIdx {
-		// Status and sign first: most entries fail them, and the fixed
-		// flag and d_j are two more loads.
 		a := sign * alpha[j]
-		switch state[j] {
-		case atLower:
-			if a <= pivotTol {
-				continue
-			}
-		case atUpper:
-			if a >= -pivotTol {
-				continue
-			}
-		case atZero:
-			if math.Abs(a) <= pivotTol {
-				continue
-			}
-		default:
-			continue
+		var up, down uint8
+		if a > pivotTol {
+			up = 1
 		}
+		if a < -pivotTol {
+			down = 1
+		}
+		pass[n] = j
+		n += int((moveMask[state[j]&3]&(up|down<<1) + 1) >> 1)
+	}
+	pass = pass[:n]
+	cands := s.cands[:0]
+	fixed, d, tolD := s.fixed, s.d, s.tolD
+	tmax := math.Inf(1)
+	for _, j := range pass {
 		if fixed[j] {
 			continue
 		}
+		a := sign * alpha[j]
 		dj := d[j]
 		h := (dj + tolD) / a
 		if a < 0 {
 			h = (dj - tolD) / a
 		}
+		// Not min: its NaN and signed-zero rules cost a branch chain,
+		// and the bounds are numbers.
+		if h < tmax {
+			tmax = h
+		}
 		cands = append(cands, ratioCand{j: j, ratio: dj / a, harris: h, abs: math.Abs(a)})
 	}
 	s.flips = s.flips[:0]
 	slope := math.Abs(delta)
-	for len(cands) > 0 {
-		tmax := math.Inf(1)
+	// Each pass takes the breakpoints within the Harris bound tmax that
+	// no earlier pass took (those above the last bound, lo: the bounds
+	// grow, as a breakpoint's Harris bound is at least its ratio), in
+	// their order, and finds the next bound among the breakpoints above
+	// tmax. It only reads cands.
+	front := s.front[:0]
+	lo := math.Inf(-1)
+	for {
+		front = front[:0]
+		drop, next := 0.0, math.Inf(1)
 		for _, c := range cands {
-			// Not min: its NaN and signed-zero rules cost a branch chain,
-			// and the bounds are numbers.
-			if c.harris < tmax {
-				tmax = c.harris
-			}
-		}
-		drop := 0.0
-		for _, c := range cands {
-			if c.ratio <= tmax {
+			if c.ratio > tmax {
+				if c.harris < next {
+					next = c.harris
+				}
+			} else if c.ratio > lo {
+				front = append(front, c)
 				drop += c.abs * (s.upper[c.j] - s.lower[c.j])
 			}
 		}
+		if len(front) == 0 {
+			break
+		}
 		if slope-drop > s.tolP && !math.IsInf(drop, 0) && !math.IsNaN(drop) {
-			k := 0
-			for _, c := range cands {
-				if c.ratio <= tmax {
-					s.flips = append(s.flips, c.j)
-				} else {
-					cands[k] = c
-					k++
-				}
+			for _, c := range front {
+				s.flips = append(s.flips, c.j)
 			}
-			cands = cands[:k]
 			slope -= drop
+			lo, tmax = tmax, next
 			continue
 		}
 		q, best, bratio := -1, 0.0, 0.0
-		for _, c := range cands {
-			if c.ratio <= tmax && (c.abs > best || (c.abs == best && c.ratio < bratio)) {
+		for _, c := range front {
+			if c.abs > best || (c.abs == best && c.ratio < bratio) {
 				q, best, bratio = c.j, c.abs, c.ratio
 			}
 		}
-		s.cands = cands[:0]
+		s.cands, s.front = cands[:0], front[:0]
 		return q
 	}
-	s.cands = cands[:0]
+	s.cands, s.front = cands[:0], front[:0]
 	return -1
 }
+
+// moveMask tells by status which way a non-basic variable may move in the
+// dual ratio test: 1 up (α > 0), 2 down (α < 0).
+var moveMask = [4]uint8{basic: 0, atLower: 1, atUpper: 2, atZero: 3}
 
 // dualPhase2 runs the dual simplex from a dual feasible basis until it is
 // primal feasible (optimal), the primal is proved infeasible (the ray is
