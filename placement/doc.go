@@ -305,19 +305,29 @@
 // what a limit or a cancellation returns when the MILP solver found none.
 // Before the relaxation, a greedy plan is built without the LP (every
 // workload on the capacity it can use, cheapest per GPU-hour first; nodes
-// of a commitment bought where pay-as-you-go capacity cannot serve a
-// slice; a gang on its cheapest run on pay-as-you-go capacity of unlimited
-// stock), checked against every row: it is the incumbent when it beats the
-// rounded relaxation, and what a limit returns when the relaxation is not
-// solved in time (Stats.FirstPlan says when the plan had one). A model of
+// of a commitment bought where the capacity free cannot serve a service's
+// slice or a job's work; a gang on its cheapest run on pay-as-you-go
+// capacity of unlimited stock; a workload that finds no capacity first in
+// a new order), checked against every row: it is the incumbent when it
+// beats the rounded relaxation, and what a limit returns when the
+// relaxation is not solved in time (Stats.FirstPlan says when the plan had
+// one), with a bound that needs no LP: the capacity rows of committed
+// offers priced at each commitment's fixed cost spread over the hours it
+// covers (no node is worth more than it costs), each demand, work and
+// gang row met by its cheapest columns. A model of
 // 100 000 columns or more first solves the relaxation of its coarse model
 // — the slices of each stretch that its jobs weigh alike, sorted by the
 // services' total demand, merged up to seven at a time at their mean
 // demand and least repetitions, which every plan of the model averages
 // into at no higher cost — for a lower bound known early, and a second
-// greedy plan holds that relaxation's commitments rounded up. Neither
-// changes the optimum: a plan is only an incumbent, a relaxation only a
-// bound.
+// greedy plan holds that relaxation's commitments rounded up. The better
+// greedy plan is then polished: an LP over the pairs it uses (and those
+// of the other greedy plan and of the coarse relaxation) with its gang
+// runs fixed chooses the commitments and uses together, its integers are
+// rounded up (commitments that would then share more than their stock
+// rounded back down, the uses solved again), and the result is kept when
+// it is cheaper. None of these changes the optimum: a plan is only an
+// incumbent, a relaxation only a bound.
 // Rounding up never breaks a constraint but a budget; of a gang's runs the
 // largest alone is chosen (with the capacity it needs, or by a dive when
 // the chosen runs do not fit together). A plan's LP with its

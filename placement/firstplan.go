@@ -2,6 +2,7 @@ package placement
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 
@@ -445,4 +446,315 @@ func boxBound(p *lp.Problem) float64 {
 type coarseHint struct {
 	nodes map[int][]int
 	use   map[int]float64
+}
+
+// polish improves first plan x of pool model pm by an LP restricted to
+// the pairs x uses or allow admits: the other pairs' uses and placements
+// fixed at zero, the gang runs at x's, the node counts, placements and
+// per-offer columns relaxed within their bounds. The LP chooses the
+// commitments and the uses of the pairs kept together, which the greedy
+// plan fixes one workload at a time; its integers rounded up (a placement
+// or per-offer column to 1 where positive) keep every capacity and link
+// row, so the point is checked against every row and bound (a hold row or
+// the budget may fail) and returned with its objective when it holds and
+// is cheaper than x (otherwise nil, +Inf). Every point of the restriction
+// is a point of the model: the plan is feasible, never a bound.
+func (st *solveState) polish(ctx context.Context, pm *poolModel, x []float64, inc float64, allow map[int]bool) ([]float64, float64, error) {
+	in, p := st.in, pm.prob
+	lo, up := slices.Clone(p.ColLower), slices.Clone(p.ColUpper)
+	for _, cols := range pm.gangCol {
+		for _, j := range cols {
+			lo[j], up[j] = x[j], x[j]
+		}
+	}
+	keep := map[int]bool{}
+	for q, ok := range allow {
+		keep[q] = ok
+	}
+	pm.usedPairs(x, keep)
+	for q, xs := range pm.xCol {
+		if keep[q] {
+			continue
+		}
+		for _, j := range xs {
+			if j >= 0 {
+				lo[j], up[j] = 0, 0
+			}
+		}
+		if h, ok := pm.hCol[q]; ok {
+			lo[h], up[h] = 0, 0
+		}
+		if y := pm.yCol[q]; y >= 0 {
+			lo[y], up[y] = 0, 0
+		}
+	}
+	r, obj, err := st.fixed(ctx, p, lo, up)
+	if err != nil || r == nil || obj >= inc {
+		return nil, math.Inf(1), err
+	}
+	v := slices.Clone(r) // the LP's values
+	for j, isInt := range p.Integer {
+		if !isInt || lo[j] == up[j] {
+			continue
+		}
+		switch {
+		case p.ColLower[j] == 0 && p.ColUpper[j] == 1:
+			r[j] = 0
+			if v[j] > 1e-9 {
+				r[j] = 1
+			}
+		default:
+			r[j] = min(p.ColUpper[j], math.Ceil(v[j]-1e-7))
+		}
+	}
+	obj, ok := feasiblePoint(p, r)
+	if ok {
+		if obj >= inc {
+			return nil, math.Inf(1), nil
+		}
+		return r, obj, nil
+	}
+	// Commitments that share a stock may hold more than it once rounded
+	// up: the rounded-up ones of least fraction go back down until each
+	// stretch keeps the stock, and the uses are solved again with every
+	// integer fixed.
+	if !pm.keepStock(in, r, v) {
+		return nil, math.Inf(1), nil
+	}
+	for j, isInt := range p.Integer {
+		if isInt {
+			lo[j], up[j] = r[j], r[j]
+		}
+	}
+	r, obj, err = st.fixed(ctx, p, lo, up)
+	if err != nil || r == nil || obj >= inc {
+		return nil, math.Inf(1), err
+	}
+	return r, obj, nil
+}
+
+// keepStock lowers, offer by offer, the node counts in x of commitments
+// that v (the relaxed counts) holds fractionally and x rounds up, until
+// the commitments of every stretch hold at most the offer's stock: in each
+// stretch over it, the count of least fraction goes down by one. It
+// reports whether every stretch keeps the stock.
+func (pm *poolModel) keepStock(in *instance, x, v []float64) bool {
+	for _, k := range pm.pl.os {
+		cols := pm.nCols[k]
+		od := &in.os[k]
+		if len(cols) == 0 || math.IsInf(od.stock, 1) {
+			continue
+		}
+		n := make([]int, len(cols))
+		for i, j := range cols {
+			if j >= 0 {
+				n[i] = int(x[j])
+			}
+		}
+		for s := range in.segs {
+			for float64(heldAt(od, n, s)) > od.stock {
+				best, frac := -1, math.Inf(1)
+				for i, j := range cols {
+					if j < 0 || !od.commits[i].covers(s) || float64(n[i]) <= math.Floor(v[j]+1e-7) {
+						continue
+					}
+					if f := v[j] - math.Floor(v[j]); f < frac {
+						best, frac = i, f
+					}
+				}
+				if best < 0 {
+					return false
+				}
+				n[best]--
+				x[cols[best]] = float64(n[best])
+			}
+		}
+	}
+	return true
+}
+
+// usedPairs adds to set the pairs point x uses (a placement, or any use).
+func (pm *poolModel) usedPairs(x []float64, set map[int]bool) {
+	for q, xs := range pm.xCol {
+		if y := pm.yCol[q]; y >= 0 && x[y] > 0 {
+			set[q] = true
+			continue
+		}
+		if h, ok := pm.hCol[q]; ok && x[h] > 0 {
+			set[q] = true
+			continue
+		}
+		for _, j := range xs {
+			if j >= 0 && x[j] > 0 {
+				set[q] = true
+				break
+			}
+		}
+	}
+}
+
+// priceBound is a lower bound of pool model pm's optimum from its rows of
+// demand, work and gang runs alone, with the capacity rows of committed
+// offers priced (Lagrangian relaxation): slice t's row at
+//
+//	π_t = min over the commitments i covering t of f_i·w_t / (GPUs per node · Σ_{t' ∈ i} w_t'),
+//
+// w_t the slice's hours times the slices it stands for, so that no
+// commitment's node is worth more than its fixed cost f_i at the prices
+// (its reduced cost stays ≥ 0). Every use then costs its own cost plus
+// the price of the capacity it takes, each demand or work row is met by
+// its cheapest columns within their bounds (a fractional knapsack), a
+// gang by its cheapest run, and every other column and row is left at the
+// bound of least cost or dropped: the bound of a relaxation, so never
+// above the optimum. It needs no LP, which is its point on a model whose
+// relaxations a limit does not leave time for; −Inf when some column of
+// negative reduced cost has no upper bound or a row cannot be met.
+func (pm *poolModel) priceBound(in *instance) float64 {
+	p := pm.prob
+	price := make([]float64, p.NumRows()) // π of each capacity row priced
+	for _, k := range pm.pl.os {
+		od := &in.os[k]
+		rows := pm.stockRow[k]
+		if !od.committed || rows == nil {
+			continue
+		}
+		for i := range od.commits {
+			c := &od.commits[i]
+			if pm.nCols[k][i] < 0 || c.fixedF <= 0 {
+				continue
+			}
+			w := 0.0
+			for t, r := range rows {
+				if r >= 0 && c.covers(in.seg[t]) {
+					w += in.hours[t] * pm.mult[t]
+				}
+			}
+			if w <= 0 {
+				continue
+			}
+			for t, r := range rows {
+				if r < 0 || !c.covers(in.seg[t]) {
+					continue
+				}
+				// A hair below the commitment's share, so that rounding in
+				// the sums never leaves a node's reduced cost below zero.
+				pi := c.fixedF * in.hours[t] * pm.mult[t] / (od.gpn * w) * (1 - 1e-9)
+				if price[r] == 0 || pi < price[r] {
+					price[r] = pi
+				}
+			}
+		}
+		// A slice some commitment does not cover keeps the least price of
+		// those that do; one that none covers, none (its row bounds the use
+		// by the nodes held, zero).
+		for t, r := range rows {
+			if r < 0 {
+				continue
+			}
+			for i := range od.commits {
+				c := &od.commits[i]
+				if pm.nCols[k][i] >= 0 && c.covers(in.seg[t]) && c.fixedF <= 0 {
+					price[r] = 0 // a commitment free of fixed cost: no price
+				}
+			}
+		}
+	}
+	// The rows kept: 1 a ≥ row of positive coefficients (demand, work),
+	// met by a fractional knapsack; 2 a gang's row (its runs sum to one).
+	kept := make([]int8, p.NumRows())
+	for _, rows := range pm.demandRow {
+		for _, r := range rows {
+			if r >= 0 {
+				kept[r] = 1
+			}
+		}
+	}
+	for _, r := range pm.workRow {
+		kept[r] = 1
+	}
+	for _, r := range pm.gangRow {
+		kept[r] = 2
+	}
+	type item struct {
+		j           int
+		ratio, most float64 // reduced cost per unit of the row, the most of the row the column meets
+	}
+	items := make([][]item, p.NumRows())
+	need := slices.Clone(p.RowLower)
+	b := p.Offset
+	for i, pi := range price {
+		if pi != 0 {
+			b -= pi * p.RowUpper[i] // 0: a capacity row's upper bound
+		}
+	}
+	for j := range p.NumCols() {
+		d, row, a := p.Cost[j], -1, 0.0
+		for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
+			i := p.A.Index[e]
+			d += price[i] * p.A.Value[e]
+			if kept[i] > 0 {
+				if row >= 0 {
+					return math.Inf(-1) // a column in two rows kept: not this model
+				}
+				row, a = i, p.A.Value[e]
+			}
+		}
+		lo, up := p.ColLower[j], p.ColUpper[j]
+		b += d * lo
+		if row >= 0 {
+			if a <= 0 || kept[row] == 2 && (lo != 0 || up != 1 || a != 1) {
+				return math.Inf(-1) // not this model
+			}
+			need[row] -= a * lo
+		}
+		switch {
+		case up == lo:
+		case d < 0 && math.IsInf(up, 1):
+			return math.Inf(-1)
+		case d < 0:
+			b += d * (up - lo)
+			if row >= 0 {
+				need[row] -= a * (up - lo)
+			}
+		case row >= 0 && kept[row] == 1:
+			items[row] = append(items[row], item{j, d / a, a * (up - lo)})
+		case row >= 0:
+			items[row] = append(items[row], item{j, d, 1})
+		}
+	}
+	for i, k := range kept {
+		switch k {
+		case 1:
+			rest := need[i]
+			if rest <= 0 {
+				continue
+			}
+			its := items[i]
+			slices.SortFunc(its, func(x, y item) int { return cmp.Or(cmp.Compare(x.ratio, y.ratio), cmp.Compare(x.j, y.j)) })
+			for _, it := range its {
+				if rest <= 0 {
+					break
+				}
+				v := min(rest, it.most)
+				b += it.ratio * v
+				rest -= v
+			}
+			if rest > 1e-9*max(1, math.Abs(p.RowLower[i])) {
+				return math.Inf(-1)
+			}
+		case 2:
+			if need[i] <= 0 {
+				continue // a run's negative reduced cost already counted (bound only lower)
+			}
+			best := math.Inf(1)
+			for _, it := range items[i] {
+				best = min(best, it.ratio)
+			}
+			if math.IsInf(best, 1) {
+				return math.Inf(-1)
+			}
+			b += best
+		}
+	}
+	return b
 }

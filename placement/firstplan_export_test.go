@@ -98,3 +98,58 @@ func CoarseOptima(p Problem) (coarse, full []float64, coarseCols, fullCols []int
 	}
 	return coarse, full, coarseCols, fullCols, nil
 }
+
+// PolishedPlans returns the model of each pool of p with a first plan
+// (greedyPlan on pay-as-you-go capacity), that plan's objective, and the
+// point polish makes of it with its objective (nil, +Inf where it found
+// none better).
+func PolishedPlans(p Problem) (models []*lp.Problem, greedy []float64, points [][]float64, objs []float64, err error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	st := &solveState{in: in, start: time.Now()}
+	for _, pl := range in.pools() {
+		pm, err := in.model(pl)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		x, obj := pm.greedyPlan(in, nil)
+		if x == nil {
+			continue
+		}
+		st.pm = pm
+		px, pobj, err := st.polish(context.Background(), pm, x, obj, nil)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		models, greedy, points, objs = append(models, pm.prob), append(greedy, obj), append(points, px), append(objs, pobj)
+	}
+	return models, greedy, points, objs, nil
+}
+
+// PriceBounds returns, for each pool of p with integers, priceBound and
+// the optimum of the pool model's LP relaxation.
+func PriceBounds(p Problem) (price, relax []float64, err error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, pl := range in.pools() {
+		pm, err := in.model(pl)
+		if err != nil {
+			return nil, nil, err
+		}
+		r := *pm.prob
+		r.Integer = nil
+		res, err := lp.Solve(context.Background(), &r, lp.Options{})
+		if err != nil {
+			return nil, nil, err
+		}
+		if res.Status != lp.Optimal {
+			continue
+		}
+		price, relax = append(price, pm.priceBound(in)), append(relax, res.Objective)
+	}
+	return price, relax, nil
+}

@@ -130,3 +130,83 @@ func TestGreedyJobCapacity(t *testing.T) {
 		}
 	}
 }
+
+// TestPolish: the polished first plan is a plan lp accepts as a start at
+// its objective, never dearer than the greedy plan it starts from, and
+// cheaper on some of the random portfolios.
+func TestPolish(t *testing.T) {
+	n := 8
+	if testing.Short() {
+		n = 3
+	}
+	better := 0
+	for seed := range uint64(n) {
+		var p placement.Problem
+		if seed%2 == 0 {
+			p = portfolio(seed+1, 4, 2, 6, 24*time.Hour, false)
+		} else {
+			p = timePortfolio(seed+1, 2, 2, 1, 4, 3, provider.Year, 3*provider.Month, true)
+		}
+		models, greedy, points, objs, err := placement.PolishedPlans(p)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		for i, m := range models {
+			if points[i] == nil {
+				continue
+			}
+			if objs[i] > greedy[i] {
+				t.Errorf("seed %d pool %d: polished %v above the greedy plan's %v", seed, i, objs[i], greedy[i])
+			}
+			if objs[i] < greedy[i]*(1-1e-9) {
+				better++
+			}
+			r, _ := lp.Solve(context.Background(), m, lp.Options{Start: points[i], IterationLimit: 1})
+			if r.HasSolution() && r.Objective > objs[i]+1e-9*max(1, math.Abs(objs[i])) {
+				t.Errorf("seed %d pool %d: lp takes the polished plan at %v, want at most its objective %v", seed, i, r.Objective, objs[i])
+			}
+			if !r.HasSolution() && r.Status != lp.IterationLimit {
+				t.Errorf("seed %d pool %d: lp ends %v with the polished plan as its start", seed, i, r.Status)
+			}
+		}
+	}
+	if better == 0 {
+		t.Errorf("no first plan improved by the polish in %d portfolios", n)
+	}
+}
+
+// TestPriceBound: the priced bound never exceeds the LP relaxation's
+// optimum (so never the MILP's), and is finite and above zero on most
+// random portfolios.
+func TestPriceBound(t *testing.T) {
+	n := 8
+	if testing.Short() {
+		n = 3
+	}
+	finite, total := 0, 0
+	for seed := range uint64(n) {
+		var p placement.Problem
+		if seed%2 == 0 {
+			p = portfolio(seed+1, 4, 2, 6, 24*time.Hour, seed%4 == 0)
+		} else {
+			p = timePortfolio(seed+1, 2, 2, 1, 4, 3, provider.Year, 3*provider.Month, seed%4 == 1)
+		}
+		price, relax, err := placement.PriceBounds(p)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		for i := range price {
+			total++
+			t.Logf("seed %d pool %d: priced %.2f, relaxation %.2f", seed, i, price[i], relax[i])
+			if price[i] > relax[i]+1e-7*max(1, math.Abs(relax[i])) {
+				t.Errorf("seed %d pool %d: priced bound %v above the relaxation's optimum %v", seed, i, price[i], relax[i])
+			}
+			if !math.IsInf(price[i], -1) && price[i] > 0 {
+				finite++
+			}
+		}
+	}
+	if finite*2 < total {
+		t.Errorf("a useful priced bound in %d of %d pools", finite, total)
+	}
+}

@@ -316,29 +316,62 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	var hx []float64
 	hinc := math.Inf(1)
 	if ints > 0 {
-		if hx, hinc = pm.greedyPlan(in, nil); hx != nil {
+		hx, hinc = pm.greedyPlan(in, nil)
+		if hx != nil {
 			st.firstPlan()
 		}
 	}
-	// A large model's early bound: the relaxation of its coarse model
-	// (coarse.go), a fraction of its size.
+	// cbound is the best bound known before the relaxation: the priced
+	// one (firstplan.go), which needs no LP, or a large model's early
+	// bound, the relaxation of its coarse model (coarse.go), a fraction of
+	// its size.
 	cbound := math.Inf(-1)
-	if ints > 0 && p.NumCols() >= coarseMinCols {
+	if ints > 0 {
+		cbound = pm.priceBound(in)
+	}
+	coarse := ints > 0 && p.NumCols() >= coarseMinCols
+	// allow are the pairs the polish of the first plan may use besides its
+	// own: those of the other greedy plan and of the coarse relaxation.
+	allow := map[int]bool{}
+	if coarse && ctx.Err() == nil {
 		var hint *coarseHint
-		cbound, hint = st.coarseBound(ctx, pl)
+		var cb float64
+		cb, hint = st.coarseBound(ctx, pl)
+		cbound = max(cbound, cb)
 		// The coarse relaxation's commitments, rounded, held by a greedy plan
 		// that prefers the pairs the relaxation uses.
 		if hint != nil {
-			if cx, cinc := pm.greedyPlan(in, hint); cx != nil && cinc < hinc {
+			for q, u := range hint.use {
+				allow[q] = u > 0
+			}
+			cx, cinc := pm.greedyPlan(in, hint)
+			if cx != nil && cinc < hinc {
+				if hx != nil {
+					pm.usedPairs(hx, allow)
+				}
 				hx, hinc = cx, cinc
 				st.firstPlan()
+			} else if cx != nil {
+				pm.usedPairs(cx, allow)
 			}
 		}
+	}
+	// The first plan polished by an LP over the pairs it uses (firstplan.go).
+	if hx != nil && ctx.Err() == nil {
+		px, pinc, perr := st.polish(ctx, pm, hx, hinc, allow)
+		if perr != nil && ctx.Err() == nil {
+			return nil, perr
+		}
+		if px != nil {
+			hx, hinc = px, pinc
+		}
+	}
+	if coarse {
 		st.report(max(cbound, boxBound(p)), hinc)
 	}
 	// heuristic is the pool's plan when ctx ended before a better one: the
-	// first plan with the best bound known (the coarse one, or that of the
-	// column bounds alone).
+	// first plan with the best bound known (the priced or coarse one, or
+	// that of the column bounds alone).
 	heuristic := func(bound float64) (*poolSolution, error) {
 		sol := pm.solution(in, hx, hinc, min(max(bound, cbound, boxBound(p)), hinc))
 		return sol, ctx.Err()
@@ -347,6 +380,9 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	// simplex's objective on the way is none): it adds nothing to the
 	// Bound reported, and a first plan is reported once it has one.
 	opt := lp.Options{Progress: func(lp.Progress) { st.report(0, math.Inf(1)) }}
+	if hx != nil && ctx.Err() != nil {
+		return heuristic(math.Inf(-1)) // no time left for the relaxation
+	}
 	r, err := lp.Solve(ctx, &relax, opt)
 	st.stats.Iterations += r.Iterations
 	if err != nil {

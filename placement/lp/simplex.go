@@ -626,7 +626,26 @@ func (s *simplex) ftranColumn(q int) {
 }
 
 // price computes α_j = ρᵀa_j for the non-basic variables, ρ = s.row,
-// into s.alpha over the index list s.alphaIdx (each variable once).
+// into s.alpha over the index list s.alphaIdx (each variable once), from
+// every non-zero of ρ (the exact row that cuts derive from). The simplex
+// iterations call pricePivot instead.
+func (s *simplex) price() { s.priceRow(0) }
+
+// pricePivot is price without the entries of ρ below rhoDrop in
+// magnitude, for the pivot row of a simplex iteration.
+func (s *simplex) pricePivot() { s.priceRow(rhoDrop) }
+
+// rhoDrop is the magnitude below which an entry of ρ takes no part in the
+// pivot row of an iteration. Such entries are the rounding left where
+// B⁻¹'s row cancels to zero: at the PortfolioS root nearly half of ρ's
+// entries lie below 1e-14 (against entries of order one), and they were
+// half the work of price and of the pivot row's length. Their products
+// with the scaled matrix are far below pivotTol and dualTol, so the ratio
+// test cannot take them; the reduced costs they leave out are recomputed
+// at every factorisation and before optimality is declared (dualPhase2).
+const rhoDrop = 1e-14
+
+// priceRow is price over the entries of ρ above drop in magnitude.
 //
 // While it accumulates, a zero α_j means "not listed yet": a sum that
 // cancels to zero is held as alphaHeld (listed in s.alphaHeld) and put
@@ -634,7 +653,7 @@ func (s *simplex) ftranColumn(q int) {
 // per entry instead of two). The values are those of plain accumulation,
 // bit for bit: alphaHeld plus a product is the product, for any product
 // above 1e-284 in magnitude.
-func (s *simplex) price() {
+func (s *simplex) priceRow(drop float64) {
 	alpha := s.alpha
 	for _, j := range s.alphaIdx {
 		alpha[j] = 0
@@ -648,7 +667,7 @@ func (s *simplex) price() {
 	rho := s.row
 	for _, i := range rho.idx[:rho.n] {
 		ri := rho.val[i]
-		if ri == 0 {
+		if math.Abs(ri) <= drop {
 			continue
 		}
 		if lv := s.n + i; s.state[lv] != basic {
@@ -850,7 +869,7 @@ func (s *simplex) dualPhase2() outcome {
 		}
 		delta := s.x[lv] - target
 		s.btranUnit(r)
-		s.price()
+		s.pricePivot()
 		q := s.dualRatio(toLower, delta)
 		if q < 0 {
 			if s.lu.numEtas() > 0 {
