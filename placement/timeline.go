@@ -35,6 +35,9 @@ type segment struct {
 // per node, from terms prepared for the time it is held.
 type commit struct {
 	first, last int
+	// paid is the last segment that starts before end: the nodes are held
+	// (and count in the stock) to there, serving segments first..last.
+	paid int
 	// span is the time it is held, the end of segment last minus the start
 	// of segment first; end is the end of what it pays for: its last whole
 	// term's end (past the horizon's end, or past segment last where a
@@ -51,8 +54,12 @@ type commit struct {
 	terms  tco.Terms
 }
 
-// covers reports whether c holds its nodes in segment s.
+// covers reports whether c's nodes serve segment s.
 func (c *commit) covers(s int) bool { return c.first <= s && s <= c.last }
+
+// holds reports whether c holds its nodes in segment s, serving it or in
+// the tail it pays for past segment last (which counts in the stock).
+func (c *commit) holds(s int) bool { return c.first <= s && s <= c.paid }
 
 // arrival is what the stretches of an offer's capacity depend on: its lead
 // time, its term (0: none) and until when a commitment of it may be wanted
@@ -256,7 +263,7 @@ func monthsDiffer(w workload.Workload, period, h time.Duration, own bool) time.D
 func (in *instance) planCommits(od *odata, wd *wdata) {
 	S := len(in.segs)
 	if !in.s.overTime {
-		od.commits = []commit{{first: 0, last: S - 1, span: in.s.horizon, end: in.s.horizon, fixed: od.fixed, fixedF: od.fixedF, terms: od.terms}}
+		od.commits = []commit{{first: 0, last: S - 1, paid: S - 1, span: in.s.horizon, end: in.s.horizon, fixed: od.fixed, fixedF: od.fixedF, terms: od.terms}}
 		return
 	}
 	free := od.o
@@ -314,7 +321,11 @@ func (in *instance) addCommit(od *odata, wd *wdata, free provider.Offer, first, 
 		}
 		terms = t
 	}
-	c := commit{first: first, last: last, span: span, end: end, count: count, fixed: terms.FixedPerNode, terms: terms}
+	paid := last
+	for paid+1 < len(in.segs) && in.segs[paid+1].start < end {
+		paid++
+	}
+	c := commit{first: first, last: last, paid: paid, span: span, end: end, count: count, fixed: terms.FixedPerNode, terms: terms}
 	c.fixedF, _ = c.fixed.Float64()
 	od.commits = append(od.commits, c)
 }
@@ -369,11 +380,11 @@ type prepKey struct {
 }
 
 // heldAt returns the nodes that commitments n (nodes per commitment of
-// od.commits) hold in segment s.
+// od.commits) hold in segment s, in the tails they pay for too.
 func heldAt(od *odata, n []int, s int) int {
 	h := 0
 	for i := range od.commits {
-		if i < len(n) && od.commits[i].covers(s) {
+		if i < len(n) && od.commits[i].holds(s) {
 			h += n[i]
 		}
 	}
