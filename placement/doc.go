@@ -17,8 +17,8 @@
 // partial last repetition, only its part before the horizon's end counts,
 // as tco.Evaluate counts it); a finite job's weighs the times slice t
 // occurs before its deadline and the horizon's end, r_jt = ⌊(min(D_j, H)
-// − s_t − Δ_t)/P⌋ + 1 (0 when none does; where the horizon, not the
-// deadline, cuts an occurrence, its part before the end counts too), less
+// − s_t − Δ_t)/P⌋ + 1 (0 when none does; where the deadline or the horizon
+// cuts an occurrence, its part before it counts too), less
 // those that start before the job is ready, A_j — the least
 // over its offers of tco's Finish less its wall time: lead time and wait
 // for stock, transfer in, setup (tco.Terms.Ready) —, so its work is placed
@@ -104,8 +104,8 @@
 // P in a longer stretch, a service's slice counts only its part before
 // b_σ — nothing for a slice that starts at or after b_σ, whose demand
 // belongs to the next stretch, and the peak over that part for one that
-// reaches past it; a job's occurrence that the deadline cuts counts
-// nothing). The slices t of the model are the period's slices in every stretch
+// reaches past it; a job's occurrence that the deadline cuts counts its
+// part before the deadline). The slices t of the model are the period's slices in every stretch
 // (T·|σ| of them), and the equations above hold over them, with these
 // changes:
 //

@@ -604,9 +604,9 @@ func (in *instance) workload(wi int, w workload.Workload, prep *tco.Prepared) (*
 // jobReps sets the weights of job wd's slices: the times each occurs within
 // its stretch from ready (when its work can start) to its deadline, in
 // whole periods or the partial last one. An occurrence counts when it
-// starts at or after ready and ends by the deadline; where the stretch,
-// not the deadline, ends first, one it cuts counts its part before the
-// end.
+// starts at or after ready; one that the deadline or the stretch's end
+// cuts counts its part before it (the job may work there: tco.Evaluate
+// finishes a job of its work at its width exactly at its deadline).
 func (in *instance) jobReps(wd *wdata, ready time.Duration) {
 	end := in.s.horizon.Hours()
 	if d := wd.w.Deadline.Hours(); d > 0 {
@@ -625,10 +625,8 @@ func (in *instance) jobReps(wd *wdata, ready time.Duration) {
 		if r := limit - a - in.hours[t]; r >= -1e-9 {
 			n = math.Floor(r/per+1e-9) + 1
 		}
-		if b := sg.end.Hours(); b <= end+1e-9 {
-			if part := (b - a - n*per) / in.hours[t]; part > 1e-9 && a+n*per >= from-1e-9 {
-				n += min(part, 1)
-			}
+		if part := (limit - a - n*per) / in.hours[t]; part > 1e-9 && a+n*per >= from-1e-9 {
+			n += min(part, 1)
 		}
 		wd.reps[t] = max(0, n-skip)
 	}
