@@ -517,7 +517,9 @@ func tierOf(od *odata) Tier {
 // delay the plan bridges over time included), then evaluated in that order until n
 // are found that tco.Evaluate accepts and on which the workload meets its
 // deadline (an offer whose stock cannot hold the workload's peak, that it
-// refuses otherwise, or on which it finishes too late is no runner-up).
+// refuses otherwise, on which it finishes too late, or a spot offer where
+// Options.MaxSpotShare below 1 forbids all its demand on spot is no
+// runner-up).
 func (in *instance) runnersUp(w int, used map[int]bool, cost decimal.Decimal) []RunnerUp {
 	n := in.s.RunnersUp
 	if n < 0 {
@@ -536,6 +538,9 @@ func (in *instance) runnersUp(w int, used map[int]bool, cost decimal.Decimal) []
 		}
 		if !pr.aloneOK {
 			continue
+		}
+		if sh := in.s.MaxSpotShare; in.os[pr.k].spot && sh > 0 && sh < 1 {
+			continue // alone on it, all its demand would be on spot
 		}
 		cs = append(cs, candidate{k: pr.k, total: pr.alone})
 	}

@@ -186,8 +186,10 @@ type Assignment struct {
 	Alone *tco.Report
 	// RunnersUp are the cheapest offers it does not use and could run on
 	// alone — those tco.Evaluate accepts, its stock holding the workload's
-	// peak, and on which it meets its deadline — each priced alone (tco.Evaluate) with the difference to Cost;
-	// cheapest first.
+	// peak, on which it meets its deadline, and not interruptible where
+	// Options.MaxSpotShare (below 1) forbids all its demand on spot — each
+	// priced alone (tco.Evaluate) with the difference to Cost; cheapest
+	// first.
 	RunnersUp []RunnerUp
 	// Gang is the run of a gang job (planning over time); nil otherwise.
 	Gang *GangRun

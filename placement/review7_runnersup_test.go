@@ -26,7 +26,6 @@ import (
 // exceeds MaxSpotShare (or no negative Delta at an optimal plan).
 // Severity: medium (a wrong report; the cost is right).
 func TestReview7RunnersUpSpotShare(t *testing.T) {
-	t.Skip("finding: with MaxSpotShare 0.25 a gang on on-demand (19 200) lists a spot runner-up at 4 800 (Delta −14 400) that the spot share forbids")
 	day := 24 * time.Hour
 	job := pretrain("train", 16, 10, 30*day)
 	job.GangSizes = workload.GangSizes{MinGPUs: 8, MaxGPUs: 16}
