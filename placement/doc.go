@@ -202,7 +202,11 @@
 // one-off lines (setup, the transfer in, the exit — its data moved out at
 // the end) are paid once per offer it is placed on, so a workload that
 // moves between offers across epochs pays leaving one and entering the
-// other; the variable lines of its use are those of the whole horizon.
+// other; the variable lines of its use are those of the whole horizon. A
+// service's monthly egress (the data it sends out per month) is not one of
+// them: it is a variable line of the egress tco prices for the service
+// alone on the offer per node-hour of that use, so a service split over
+// offers pays it once, each use its share.
 //
 // # Gang jobs
 //

@@ -212,7 +212,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			// of a delay it bridges (it ranks the runners-up).
 			aloneCost, aerr := terms.Cost(terms.Own)
 			if wd.service {
-				terms = busyPerUse(terms, o, s.horizon)
+				terms = sharedEgress(busyPerUse(terms, o, s.horizon))
 			}
 			if in.s.overTime {
 				terms = bridgedDelay(terms, w, o.LeadTime())
