@@ -240,11 +240,12 @@
 // in every slice of σ beside the others' use. Where one moment meets every
 // run of σ, the runs enter the slices' rows themselves instead (as when
 // every gang starts at the stretch's start). This is exact for gangs
-// among themselves (among plans whose runs start at those moments) and
-// for services whose period a run covers; what it gives up is a run
-// shorter than the period that misses a service's busiest slice, and
-// divisible jobs using a gang's GPUs while it does not run. Shorter epochs
-// give a finer grid.
+// among themselves (among plans whose runs start at those moments); what
+// it gives up is a run shorter than the period that misses a service's
+// busiest slice, divisible jobs using a gang's GPUs while it does not run,
+// and a service giving up committed nodes to a gang for the run alone (it
+// gives them up for the whole stretch, since its use is the same all
+// through it). Shorter epochs give a finer grid.
 //
 //	v_jρ ∈ {0, 1},   Σ_ρ v_jρ = 1                         one run of gang j
 //	cost c_jρ = V_jkG · NodeHours_jkG + O_jkG               its own lines at size G (tco)
