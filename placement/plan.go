@@ -68,7 +68,8 @@ func (t Tier) String() string {
 // committed, what it costs, and how close to optimal that is proven to be.
 // Money is in Currency; a Plan is a value, safe for concurrent reads.
 type Plan struct {
-	// Currency is the offers' currency; Horizon the period costed; Period
+	// Currency is the offers' currency (empty when they leave it to their
+	// catalog, as provider.Default's do); Horizon the period costed; Period
 	// and Slices the representative period and its slices.
 	Currency string
 	Horizon  time.Duration
