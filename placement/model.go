@@ -380,6 +380,30 @@ func prepareAll(ws []workload.Workload, a tco.Assumptions) ([]*tco.Prepared, []e
 	return preps, errs
 }
 
+// demandFrom returns when service w's demand first exceeds gpus within the
+// stretch [start, end), sampled in slices of length step (at most
+// maxDemandSamples of them): the start of the first slice whose peak does,
+// or start when none does or the curve cannot be read.
+func demandFrom(w workload.Workload, start, end, step time.Duration, gpus float64) time.Duration {
+	if step <= 0 || end <= start || w.GPUs <= 0 {
+		return start
+	}
+	n := int(min(int64((end-start+step-1)/step), maxDemandSamples))
+	sl, err := workload.DiscretizeFrom(w.Demand, start, end-start, n)
+	if err != nil {
+		return start
+	}
+	for _, x := range sl {
+		if float64(w.GPUs)*x.Peak > gpus*(1+1e-12) {
+			return start + x.Start
+		}
+	}
+	return start
+}
+
+// maxDemandSamples bounds the slices demandFrom reads a stretch in.
+const maxDemandSamples = 1 << 14
+
 // alone checks what a workload needs whatever the others do: a job's work
 // must fit before its deadline at its full width on its fastest offer, a
 // service's peak within the stock of its offers together. Its pairs are the
@@ -407,7 +431,8 @@ func (in *instance) alone(wd *wdata) error {
 		for t, d := range wd.demand {
 			if st := stockAt(t); d > st*(1+1e-12) {
 				sg := in.segs[in.seg[t]]
-				return fmt.Errorf("%w: %g GPUs needed from %v, %g GPUs exist then on its offers", ErrLeadTime, d, sg.start, st)
+				from := demandFrom(wd.w, sg.start, sg.end, time.Duration(in.hours[t]*float64(time.Hour)), st)
+				return fmt.Errorf("%w: %g GPUs needed from %v, %g GPUs exist then on its offers", ErrLeadTime, d, from, st)
 			}
 		}
 		return nil
