@@ -526,6 +526,9 @@ func (in *instance) runnersUp(w int, used map[int]bool, cost decimal.Decimal) []
 		return nil
 	}
 	wd := &in.ws[w]
+	if wd.gang {
+		return in.gangRunnersUp(wd, used, cost, n)
+	}
 	type candidate struct {
 		k     int
 		total decimal.Decimal
@@ -568,6 +571,49 @@ func (in *instance) runnersUp(w int, used map[int]bool, cost decimal.Decimal) []
 		}
 		return offerRank(in, a.Offer) - offerRank(in, b.Offer)
 	})
+	return rs
+}
+
+// gangRunnersUp lists the n cheapest offers gang wd does not use, each
+// priced by tco.Evaluate at the best of the sizes it has runs of there
+// (the sizes within its range that finish by its deadline): a gang runs
+// at the size that meets the deadline at least cost, on a runner-up too.
+// An offer without a run, or whose sizes tco.Evaluate refuses or finishes
+// too late at, is no runner-up, and neither is a spot offer where
+// Options.MaxSpotShare below 1 forbids the gang's work on spot.
+func (in *instance) gangRunnersUp(wd *wdata, used map[int]bool, cost decimal.Decimal, n int) []RunnerUp {
+	sh := in.s.MaxSpotShare
+	best := map[int]decimal.Decimal{}
+	tried := map[*tco.Prepared]bool{}
+	for i := range wd.runs {
+		r := &wd.runs[i]
+		k := in.pairs[r.q].k
+		od := &in.os[k]
+		if used[k] || r.prep == nil || od.spot && sh > 0 && sh < 1 || tried[r.prep] {
+			continue
+		}
+		tried[r.prep] = true
+		rep, err := r.prep.Evaluate(od.o)
+		if err != nil || !rep.DeadlineMet {
+			continue
+		}
+		if b, ok := best[k]; !ok || rep.Total.LessThan(b) {
+			best[k] = rep.Total
+		}
+	}
+	rs := make([]RunnerUp, 0, len(best))
+	for k, total := range best {
+		rs = append(rs, RunnerUp{Offer: in.os[k].o.ID, Total: total, Delta: total.Sub(cost)})
+	}
+	slices.SortStableFunc(rs, func(a, b RunnerUp) int {
+		if c := a.Total.Cmp(b.Total); c != 0 {
+			return c
+		}
+		return offerRank(in, a.Offer) - offerRank(in, b.Offer)
+	})
+	if n > 0 && len(rs) > n {
+		rs = rs[:n]
+	}
 	return rs
 }
 

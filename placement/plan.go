@@ -189,8 +189,9 @@ type Assignment struct {
 	// alone — those tco.Evaluate accepts, its stock holding the workload's
 	// peak, on which it meets its deadline, and not interruptible where
 	// Options.MaxSpotShare (below 1) forbids all its demand on spot — each
-	// priced alone (tco.Evaluate) with the difference to Cost; cheapest
-	// first.
+	// priced alone (tco.Evaluate; a gang at the best of the sizes within
+	// its range that finish by its deadline there) with the difference to
+	// Cost; cheapest first.
 	RunnersUp []RunnerUp
 	// Gang is the run of a gang job (planning over time); nil otherwise.
 	Gang *GangRun

@@ -67,7 +67,6 @@ func TestReview7RunnersUpSpotShare(t *testing.T) {
 // meets the deadline is dropped today). Severity: medium (a wrong report:
 // the alternative's cost overstated by 6 888, its delta 4.5-fold).
 func TestReview7GangRunnerUpAtNominalSize(t *testing.T) {
-	t.Skip("finding: a gang's runner-up is priced at its nominal 64 GPUs (88 992, Delta +8 832); at its best size, 8 GPUs, it costs 82 104 (Delta +1 944)")
 	day := 24 * time.Hour
 	job := pretrain("train", 64, 10, 100*day)
 	job.GangSizes = workload.GangSizes{MinGPUs: 8, MaxGPUs: 64}
