@@ -584,15 +584,19 @@ func (in *instance) runnersUp(w int, used map[int]bool, cost decimal.Decimal) []
 func (in *instance) gangRunnersUp(wd *wdata, used map[int]bool, cost decimal.Decimal, n int) []RunnerUp {
 	sh := in.s.MaxSpotShare
 	best := map[int]decimal.Decimal{}
-	tried := map[*tco.Prepared]bool{}
+	type try struct {
+		prep *tco.Prepared
+		k    int
+	}
+	tried := map[try]bool{}
 	for i := range wd.runs {
 		r := &wd.runs[i]
 		k := in.pairs[r.q].k
 		od := &in.os[k]
-		if used[k] || r.prep == nil || od.spot && sh > 0 && sh < 1 || tried[r.prep] {
+		if used[k] || r.prep == nil || od.spot && sh > 0 && sh < 1 || tried[try{r.prep, k}] {
 			continue
 		}
-		tried[r.prep] = true
+		tried[try{r.prep, k}] = true
 		rep, err := r.prep.Evaluate(od.o)
 		if err != nil || !rep.DeadlineMet {
 			continue
