@@ -327,13 +327,14 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 		if !od.committed || math.IsInf(od.stock, 1) {
 			continue
 		}
-		// Over time, commitments that overlap share the stock.
+		// Over time, commitments that overlap share the stock, in the
+		// tails they pay for past the stretches they serve too.
 		hold := make([]int, len(in.segs))
 		for s := range hold {
 			hold[s] = -1
 			var cols []int
 			for i, c := range od.commits {
-				if c.covers(s) {
+				if c.holds(s) {
 					cols = append(cols, pm.nCols[k][i])
 				}
 			}

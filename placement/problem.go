@@ -41,7 +41,9 @@ const (
 type Problem struct {
 	// Workloads are the services and finite jobs to place; names unique.
 	Workloads []workload.Workload
-	// Offers are the capacity that can be bought; IDs unique, one currency.
+	// Offers are the capacity that can be bought; IDs unique, one currency
+	// (an offer whose Currency is empty, in its catalog's, does not mix with
+	// one that names a currency: ErrCurrency).
 	Offers []provider.Offer
 	// Assumptions are the costing assumptions of tco. Horizon zero means the
 	// longest workload horizon, each service's demand ending at its own
@@ -223,18 +225,26 @@ func (p *Problem) settle() (settings, error) {
 		names[w.Name] = true
 	}
 	ids := make(map[string]bool, len(p.Offers))
-	currency := ""
+	currency, unnamed := "", ""
 	for i, o := range p.Offers {
 		if ids[o.ID] {
 			bad("Offers[%d]: duplicate ID %q", i, o.ID)
 		}
 		ids[o.ID] = true
-		if o.Currency != "" {
-			if currency != "" && o.Currency != currency {
-				errs = append(errs, fmt.Errorf("%w: %s and %s", ErrCurrency, currency, o.Currency))
+		if o.Currency == "" {
+			// A catalog's currency, which the offer does not name.
+			if unnamed == "" && currency != "" {
+				errs = append(errs, fmt.Errorf("%w: %s and offer %q's catalog currency (Currency empty)", ErrCurrency, currency, o.ID))
 			}
-			currency = o.Currency
+			unnamed = o.ID
+			continue
 		}
+		if currency != "" && o.Currency != currency {
+			errs = append(errs, fmt.Errorf("%w: %s and %s", ErrCurrency, currency, o.Currency))
+		} else if currency == "" && unnamed != "" {
+			errs = append(errs, fmt.Errorf("%w: offer %q's catalog currency (Currency empty) and %s", ErrCurrency, unnamed, o.Currency))
+		}
+		currency = o.Currency
 	}
 	if p.Assumptions.Utilization != 0 {
 		bad("Assumptions.Utilization = %g, want 0 (a portfolio is planned from its demand curves)", p.Assumptions.Utilization)

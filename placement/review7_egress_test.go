@@ -33,7 +33,6 @@ import (
 // in all), the setup's held GPUs those of the use. Severity: medium (a cost counted once per offer used; it also
 // biases the plan against splitting a service).
 func TestReview7MonthlyEgressPerOffer(t *testing.T) {
-	t.Skip("finding: a service split over two offers pays its monthly egress (1 080 a year) on each, 2 160")
 	w := steady("svc", 16, 1)
 	w.Horizon = provider.Year
 	w.Data = workload.Data{EgressGBPerMonth: 1000}

@@ -27,7 +27,6 @@ import (
 // exceeds MaxSpotShare (or no negative Delta at an optimal plan).
 // Severity: medium (a wrong report; the cost is right).
 func TestReview7RunnersUpSpotShare(t *testing.T) {
-	t.Skip("finding: with MaxSpotShare 0.25 a gang on on-demand (19 200) lists a spot runner-up at 4 800 (Delta −14 400) that the spot share forbids")
 	day := 24 * time.Hour
 	job := pretrain("train", 16, 10, 30*day)
 	job.GangSizes = workload.GangSizes{MinGPUs: 8, MaxGPUs: 16}
@@ -68,7 +67,6 @@ func TestReview7RunnersUpSpotShare(t *testing.T) {
 // meets the deadline is dropped today). Severity: medium (a wrong report:
 // the alternative's cost overstated by 6 888, its delta 4.5-fold).
 func TestReview7GangRunnerUpAtNominalSize(t *testing.T) {
-	t.Skip("finding: a gang's runner-up is priced at its nominal 64 GPUs (88 992, Delta +8 832); at its best size, 8 GPUs, it costs 82 104 (Delta +1 944)")
 	day := 24 * time.Hour
 	job := pretrain("train", 64, 10, 100*day)
 	job.GangSizes = workload.GangSizes{MinGPUs: 8, MaxGPUs: 64}
