@@ -111,7 +111,10 @@ func (in *instance) aggregated(w int) map[int]bool {
 	agg := map[int]bool{}
 	for _, q := range in.active(w) {
 		od := &in.os[in.pairs[q].k]
-		if od.committed || !math.IsInf(od.stock, 1) {
+		// A pair whose offer arrives after the job's last slice carries
+		// nothing: no column (its upper bound, and the scale of its one-off
+		// link, would be zero).
+		if od.committed || !math.IsInf(od.stock, 1) || in.jobHours(w, od.from) <= 0 {
 			continue
 		}
 		agg[q] = true

@@ -565,3 +565,34 @@ func TestReductionsAggregatedLeadTimes(t *testing.T) {
 		t.Errorf("%g of %g GPU-hours of work", work, job.WorkGPUHours)
 	}
 }
+
+// TestReductionsAggregatedAfterDeadline: a job's unlimited pay-as-you-go
+// offer that arrives after the job's deadline carries none of its work and
+// gets no column of GPU-hours (with a one-off cost it had one whose upper
+// bound, the scale of its link row, was zero: a model with an infinite
+// coefficient that the solver refused); the plan is the full model's.
+func TestReductionsAggregatedAfterDeadline(t *testing.T) {
+	job := batch("job", 16, 16*24*30, 40*24*time.Hour)
+	a := bare()
+	a.Exclude = slices.DeleteFunc(slices.Clone(a.Exclude), func(c provider.Category) bool { return c == provider.Setup })
+	now, late := onDemand("now", "4", 8, 0), onDemand("late", "3", 8, 0)
+	now.Hidden.SetupHours, late.Hidden.SetupHours = 10, 10
+	late.Availability.LeadTime = 3 * provider.Month
+	p := placement.Problem{Workloads: []workload.Workload{job}, Offers: []provider.Offer{now, late}, Assumptions: a}
+	p.Options.Period, p.Options.Slices, p.Options.Epoch, p.Options.Gap = 24*time.Hour, 6, provider.Year, 1e-9
+	ctx := context.Background()
+	plan, err := placement.Solve(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := placement.SolveFull(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := f64(plan.Total), f64(full.Total); math.Abs(a-b) > 1e-6*b {
+		t.Errorf("total %.6f, the full model's plan %.6f", a, b)
+	}
+	if len(plan.Unplaced) != 0 || len(plan.Assignments) != 1 || len(plan.Assignments[0].Uses) != 1 || plan.Assignments[0].Uses[0].Offer != "now" {
+		t.Errorf("plan %v, want the job on now alone", plan)
+	}
+}
