@@ -170,3 +170,128 @@ func TestReview8CBCUnboundedBoxed(t *testing.T) {
 		t.Errorf("lp.CBC: status %v objective %v, want Optimal %v", res.Status, res.Objective, want)
 	}
 }
+
+// review8SuboptimalMILP is a random minimisation MILP written by WriteMPS
+// (seed 1142 of the generator of review8BoxedMILP).
+const review8SuboptimalMILP = `NAME
+ROWS
+ N  OBJECTIVE
+ L r0
+ G r1
+ E r2
+ L r3
+ L r4
+ L r5
+ L r6
+ G r7
+ E r8
+ G box0
+ G box1
+ G box2
+ G box3
+ G box4
+COLUMNS
+ x0 OBJECTIVE -3.7
+ x0 r1 9.4
+ x0 r2 4.61
+ x0 r3 -4
+ x0 r4 5.6
+ x0 r5 2.45
+ x0 box0 1
+ MARKER 'MARKER' 'INTORG'
+ x1 OBJECTIVE -5
+ x1 r1 10
+ x1 box1 1
+ x2 OBJECTIVE 7
+ x2 r1 -4.24
+ x2 r3 2
+ x2 r4 -1.75
+ x2 r5 -4
+ x2 box2 1
+ x3 OBJECTIVE 5
+ x3 r0 6.13
+ x3 r1 -3
+ x3 r2 3
+ x3 r6 5.6
+ x3 r7 7.9
+ x3 r8 -10
+ x3 box3 1
+ x4 OBJECTIVE 7
+ x4 r1 5
+ x4 r4 8.72
+ x4 r8 -1.67
+ x4 box4 1
+ MARKER 'MARKER' 'INTEND'
+RHS
+ RHS OBJECTIVE -3
+ RHS r0 100.08
+ RHS r1 301.87333333333333
+ RHS r2 132.36
+ RHS r3 -64.53333333333333
+ RHS r4 278.38
+ RHS r5 38.50666666666667
+ RHS r6 94.6
+ RHS r7 123.73333333333333
+ RHS r8 -193.4
+ RHS box0 -60
+ RHS box1 -60
+ RHS box2 -60
+ RHS box3 -60
+ RHS box4 -60
+RANGES
+ RNG r1 7.333333333333371
+ RNG box0 120
+ RNG box1 120
+ RNG box2 120
+ RNG box3 120
+ RNG box4 120
+BOUNDS
+ LO BND x0 13.3
+ UP BND x0 41
+ LO BND x1 3
+ UP BND x1 10
+ LO BND x2 2
+ LO BND x3 16
+ LO BND x4 16
+ UP BND x4 29
+ENDATA
+`
+
+// TestReview8CBCSuboptimal: lp.CBC returns Optimal 133.2924078 for a
+// minimisation whose optimum is 124.2924078. Expected: Optimal 124.2924078.
+// Independent checks: lp.Solve returns 124.29240780911 with a point that
+// satisfies every row, bound and integrality exactly (worst violation 0)
+// and passes Result.Verify; `cbc file.mps -preprocess off -solve` finds
+// "Optimal solution found, Objective value: 124.29240781"; plain `cbc
+// file.mps -solve` (what the adapter runs) stops at 133.29240781 — CBC
+// 2.10.8's preprocessing cuts off the optimum. Of 1 800 random MILPs
+// (seeds 0–1799), CBC's default run was wrong on 8 (seeds 167, 520, 659:
+// "Unbounded", see TestReview8CBCUnboundedBoxed; 571, 930, 1142, 1514:
+// worse objectives, for example 385.137 instead of 428.357 in a
+// maximisation), lp.Solve on none. The adapter and the oracle tests
+// that use it trust CBC's word; "-preprocess off" (or checking CBC's
+// answer against lp.Solve's incumbent) would avoid it. Severity: medium
+// (the CBC Solver returns a wrong Optimal; the built-in solver is right).
+func TestReview8CBCSuboptimal(t *testing.T) {
+	t.Skip("finding: lp.CBC returns Optimal 133.2924078 on a MILP whose optimum is 124.2924078 (lp.Solve and cbc -preprocess off agree)")
+	review6CBC(t)
+	p, err := lp.ReadMPS(strings.NewReader(review8SuboptimalMILP))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = 124.29240780911
+	own, err := lp.Solve(context.Background(), p, lp.Options{})
+	if err != nil || own.Status != lp.Optimal || math.Abs(own.Objective-want) > 1e-6*want {
+		t.Fatalf("lp.Solve: %v %v %v, want Optimal %v", own.Status, own.Objective, err, want)
+	}
+	if err := own.Verify(p, 1e-6); err != nil {
+		t.Fatalf("lp.Solve's answer: %v", err)
+	}
+	res, err := lp.CBC{}.Solve(context.Background(), p, lp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != lp.Optimal || math.Abs(res.Objective-want) > 1e-6*want {
+		t.Errorf("lp.CBC: status %v objective %v, want Optimal %v", res.Status, res.Objective, want)
+	}
+}
