@@ -19,11 +19,10 @@ import (
 // finite and accepted by Validate — is written as "RHS R0 -1e+308" with
 // "RANGES RNG R0 Inf" (up − lo = +Inf), and ReadMPS refuses its own file:
 // "line 11: RANGES value "Inf" is not finite". Expected: a file that reads
-// back to [−1e308, 1e308] (for example an L row with rhs 1e308 and range
-// 2e308 cannot be written either, but a G row at −1e308 with range
-// MaxFloat64 gives back 7.98e307, so the writer would need the two-row or
-// the "ranges reproduce within an ulp" fallback it documents). Independent
-// check: the written text, shown in the failure. Rows as wide as
+// back to [−1e308, 1e308], or an error from WriteMPS; no single MPS row can
+// hold a range wider than MaxFloat64, so the writer needs another form
+// (for example two rows) or must refuse the problem. Independent
+// // check: the written text, shown in the failure. Rows as wide as
 // [−MaxFloat64, MaxFloat64] fail the same way; [−1e308, 5e307] (width
 // 1.5e308) round-trips. Severity: medium (WriteMPS output that ReadMPS
 // rejects; lpsolve and the CBC adapter write such files).
