@@ -22,10 +22,10 @@ import (
 // back to [−1e308, 1e308], or an error from WriteMPS; no single MPS row can
 // hold a range wider than MaxFloat64, so the writer needs another form
 // (for example two rows) or must refuse the problem. Independent
-// // check: the written text, shown in the failure. Rows as wide as
+// check: the written text, shown in the failure. Rows as wide as
 // [−MaxFloat64, MaxFloat64] fail the same way; [−1e308, 5e307] (width
 // 1.5e308) round-trips. Severity: medium (WriteMPS output that ReadMPS
-// rejects; lpsolve and the CBC adapter write such files).
+// rejects; the CBC adapter hands its input to cbc through WriteMPS).
 func TestReview8WriteMPSWideRange(t *testing.T) {
 	t.Skip("finding: WriteMPS writes the row −1e308 ≤ x ≤ 1e308 with RANGES value Inf, and ReadMPS rejects the file (RANGES value \"Inf\" is not finite)")
 	for _, b := range [][2]float64{{-1e308, 1e308}, {-math.MaxFloat64, math.MaxFloat64}} {
