@@ -272,6 +272,10 @@ ENDATA
 // that use it trust CBC's word; "-preprocess off" (or checking CBC's
 // answer against lp.Solve's incumbent) would avoid it. Severity: medium
 // (the CBC Solver returns a wrong Optimal; the built-in solver is right).
+// The same CBC behaviour made the existing TestReview3LPFileCBC fail once
+// in this review's full run (rapid's random draw): on min −C0 s.t.
+// C0 + C1 ≤ −3, C0 ≤ −0.5, C1 = −3 integer, `cbc file.lp -solve` says
+// Optimal 1 (C0 = −1), `-preprocess off` says 0.5, as lp.Solve does.
 func TestReview8CBCSuboptimal(t *testing.T) {
 	t.Skip("finding: lp.CBC returns Optimal 133.2924078 on a MILP whose optimum is 124.2924078 (lp.Solve and cbc -preprocess off agree)")
 	review6CBC(t)
