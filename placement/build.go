@@ -318,8 +318,8 @@ func (in *instance) addGangPeak(peak []float64, gs []gangOn) {
 
 // joinTerms returns held (the nodes of each commitment of offer k) with
 // every commitment of fewer whole terms (commit.count) and the one that
-// starts where it ends joined, for the nodes both hold, into the
-// commitment of all those terms from the same start, where that one covers
+// starts where it ends (of any terms) joined, for the nodes both hold, into
+// the commitment of all those terms from the same start, where that one covers
 // the same stretches, pays to the same end and costs their sum: the same
 // capacity at the same cost, reported as one commitment rather than a
 // month renewed. held is not modified.
@@ -331,11 +331,11 @@ func (in *instance) joinTerms(k int, held []int) []int {
 			continue
 		}
 		for j, d := range od.commits {
-			if d.count != 0 || d.first != c.last+1 || j >= len(out) || out[j] == 0 {
+			if d.first != c.last+1 || j >= len(out) || out[j] == 0 {
 				continue
 			}
 			for l, e := range od.commits {
-				if l >= len(out) || e.count != 0 || e.first != c.first || e.last != d.last || e.end != d.end || !e.fixed.Equal(c.fixed.Add(d.fixed)) {
+				if l >= len(out) || l == i || e.first != c.first || e.last != d.last || e.end != d.end || !e.fixed.Equal(c.fixed.Add(d.fixed)) {
 					continue
 				}
 				if &out[0] == &held[0] {
@@ -517,13 +517,18 @@ func tierOf(od *odata) Tier {
 // delay the plan bridges over time included), then evaluated in that order until n
 // are found that tco.Evaluate accepts and on which the workload meets its
 // deadline (an offer whose stock cannot hold the workload's peak, that it
-// refuses otherwise, or on which it finishes too late is no runner-up).
+// refuses otherwise, on which it finishes too late, or a spot offer where
+// Options.MaxSpotShare below 1 forbids all its demand on spot is no
+// runner-up).
 func (in *instance) runnersUp(w int, used map[int]bool, cost decimal.Decimal) []RunnerUp {
 	n := in.s.RunnersUp
 	if n < 0 {
 		return nil
 	}
 	wd := &in.ws[w]
+	if wd.gang {
+		return in.gangRunnersUp(wd, used, cost, n)
+	}
 	type candidate struct {
 		k     int
 		total decimal.Decimal
@@ -536,6 +541,9 @@ func (in *instance) runnersUp(w int, used map[int]bool, cost decimal.Decimal) []
 		}
 		if !pr.aloneOK {
 			continue
+		}
+		if sh := in.s.MaxSpotShare; in.os[pr.k].spot && sh > 0 && sh < 1 {
+			continue // alone on it, all its demand would be on spot
 		}
 		cs = append(cs, candidate{k: pr.k, total: pr.alone})
 	}
@@ -563,6 +571,53 @@ func (in *instance) runnersUp(w int, used map[int]bool, cost decimal.Decimal) []
 		}
 		return offerRank(in, a.Offer) - offerRank(in, b.Offer)
 	})
+	return rs
+}
+
+// gangRunnersUp lists the n cheapest offers gang wd does not use, each
+// priced by tco.Evaluate at the best of the sizes it has runs of there
+// (the sizes within its range that finish by its deadline): a gang runs
+// at the size that meets the deadline at least cost, on a runner-up too.
+// An offer without a run, or whose sizes tco.Evaluate refuses or finishes
+// too late at, is no runner-up, and neither is a spot offer where
+// Options.MaxSpotShare below 1 forbids the gang's work on spot.
+func (in *instance) gangRunnersUp(wd *wdata, used map[int]bool, cost decimal.Decimal, n int) []RunnerUp {
+	sh := in.s.MaxSpotShare
+	best := map[int]decimal.Decimal{}
+	type try struct {
+		prep *tco.Prepared
+		k    int
+	}
+	tried := map[try]bool{}
+	for i := range wd.runs {
+		r := &wd.runs[i]
+		k := in.pairs[r.q].k
+		od := &in.os[k]
+		if used[k] || r.prep == nil || od.spot && sh > 0 && sh < 1 || tried[try{r.prep, k}] {
+			continue
+		}
+		tried[try{r.prep, k}] = true
+		rep, err := r.prep.Evaluate(od.o)
+		if err != nil || !rep.DeadlineMet {
+			continue
+		}
+		if b, ok := best[k]; !ok || rep.Total.LessThan(b) {
+			best[k] = rep.Total
+		}
+	}
+	rs := make([]RunnerUp, 0, len(best))
+	for k, total := range best {
+		rs = append(rs, RunnerUp{Offer: in.os[k].o.ID, Total: total, Delta: total.Sub(cost)})
+	}
+	slices.SortStableFunc(rs, func(a, b RunnerUp) int {
+		if c := a.Total.Cmp(b.Total); c != 0 {
+			return c
+		}
+		return offerRank(in, a.Offer) - offerRank(in, b.Offer)
+	})
+	if n > 0 && len(rs) > n {
+		rs = rs[:n]
+	}
 	return rs
 }
 

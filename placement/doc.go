@@ -17,8 +17,8 @@
 // partial last repetition, only its part before the horizon's end counts,
 // as tco.Evaluate counts it); a finite job's weighs the times slice t
 // occurs before its deadline and the horizon's end, r_jt = ⌊(min(D_j, H)
-// − s_t − Δ_t)/P⌋ + 1 (0 when none does; where the horizon, not the
-// deadline, cuts an occurrence, its part before the end counts too), less
+// − s_t − Δ_t)/P⌋ + 1 (0 when none does; where the deadline or the horizon
+// cuts an occurrence, its part before it counts too), less
 // those that start before the job is ready, A_j — the least
 // over its offers of tco's Finish less its wall time: lead time and wait
 // for stock, transfer in, setup (tco.Terms.Ready) —, so its work is placed
@@ -104,8 +104,8 @@
 // P in a longer stretch, a service's slice counts only its part before
 // b_σ — nothing for a slice that starts at or after b_σ, whose demand
 // belongs to the next stretch, and the peak over that part for one that
-// reaches past it; a job's occurrence that the deadline cuts counts
-// nothing). The slices t of the model are the period's slices in every stretch
+// reaches past it; a job's occurrence that the deadline cuts counts its
+// part before the deadline). The slices t of the model are the period's slices in every stretch
 // (T·|σ| of them), and the equations above hold over them, with these
 // changes:
 //
@@ -119,22 +119,32 @@
 // wanted at a_σ is ordered at a_σ − L_k, so lead time binds only from the
 // plan's start). With a term τ_k (tco.Terms.Term: a reservation's term, a
 // monthly rental's month, a long billing increment) it buys the m whole
-// terms that reach the next epoch start or arrival u_σ after a_σ, m =
+// terms that reach the next epoch start u_σ after a_σ, m =
 // ⌈(u_σ − a_σ)/τ_k⌉, and covers σ and the following stretches that end
 // by e = a_σ + m·τ_k: a 1-year reservation covers its year, a 3-year one
-// three, a monthly rental is renewed month by month to the next epoch or
-// arrival and may change there. A commitment may also buy fewer whole
-// terms, i < m, where a stretch ends at a_σ + i·τ_k: it is then a column
-// n_kσi of its own, covering the stretches to a_σ + i·τ_k and priced F_kσi
-// for the span i·τ_k (i monthly terms of a rental). Such a stretch end is
-// cut one term after every epoch start or arrival a for a term τ_k shorter
-// than the stretch [a, b) to the next of them, of an offer that exists by a
-// and that some workload may want for part of an epoch after a — a finite
-// job before its deadline (its work may all go to one month, a gang runs
-// for its wall time), or a service whose curve does not repeat with the
-// period or whose own horizon ends before H, before its end — unless the
-// cut lies less than max(P, τ_k/12) from another cut. So with yearly epochs
-// a monthly rental from an epoch start is held one month or renewed to the
+// three, a monthly rental is renewed month by month to the next epoch and
+// may change there. A commitment may also buy fewer whole terms, i < m,
+// where a stretch ends at a_σ + i·τ_k or less than max(P, τ_k/12) before
+// it: it is then a column n_kσi of its own, covering the stretches to that
+// end and priced F_kσi for the span held (i monthly terms of a rental).
+// The stretches are cut for the terms of each offer k from anchors of its
+// own — its arrival L_k and the epoch starts after it — so that another
+// offer's arrival adds cuts and never takes one away: from an anchor a, (1)
+// one term after it, a + τ_k, where some workload that can use k may want
+// it for part of an epoch after a — a finite job before its deadline (its
+// work may all go to one month, a gang runs for its wall time), or a
+// service whose curve does not repeat with the period or whose own horizon
+// ends before H, before its end; (2) for every arrival b of an offer
+// before the next epoch start, at a + ⌊(b − a)/τ_k⌋·τ_k and a +
+// ⌈(b − a)/τ_k⌉·τ_k, the last whole term before b and the first past it
+// (a monthly rental bridging to owned hardware is held for the months
+// before it arrives and the rest bridged otherwise, or for the month that
+// reaches past it); (3) where the whole terms reaching the next epoch start
+// end, a + ⌈(u − a)/τ_k⌉·τ_k, when inside the horizon. A cut less than
+// max(P, τ_k/12) from an epoch start, an arrival, H or a cut kept before
+// it is left out; a commitment that ends there covers the stretches to the
+// cut before and pays a tail it does not use. So with yearly epochs a
+// monthly rental from an epoch start is held one month or renewed to the
 // epoch's end, and from one month after it for the months that reach the
 // next epoch start, or dropped:
 //
@@ -151,20 +161,12 @@
 // of the first month costs what tco.Evaluate says for the workload alone
 // on that month; a rental for months 2 to 4 of a yearly epoch is still
 // held to the epoch's end (monthly epochs let it change every month, at
-// the cost of twelve stretches a year). The cut adds a stretch of T slices
-// per epoch start and arrival where it applies. When a
-// commitment started at an epoch start or an arrival, with
-// u_σ − a_σ ≥ τ_k, ends inside the horizon at e, not at a cut, the stretch
-// there splits at e, so that it covers all it pays for (a monthly rental
-// from day 14 to an arrival at 9 months pays 9 months, to day 287.75, and
-// holds its nodes to then) — unless a cut lies less than max(P, τ_k/12)
-// before e, where it covers the stretches to that cut and pays a tail it
-// does not use. The split points stay few (at most two per cut and term,
-// one term after it and where its whole terms end; none where the terms
-// fit the epochs); a commitment started at a split
-// point or at a bridge shorter than its term (a monthly rental at an
-// arrival a week before the next) covers the stretches within its terms and
-// pays the rest unused: it is never counted beyond what it pays for.
+// the cost of twelve stretches a year). The cuts add a few stretches of T
+// slices per anchor and term (none where the terms fit the epochs and no
+// arrival falls inside one); a commitment started at another cut, or at a
+// bridge shorter than its term (a monthly rental at an arrival a week
+// before the next), covers the stretches within its terms and pays the
+// rest unused: it is never counted beyond what it pays for.
 // Commitment.Held's End is the end of what it pays for (past the horizon's
 // end for a term that outlives it).
 // Without a term (owned hardware) it covers the stretches to the horizon's
@@ -200,7 +202,11 @@
 // one-off lines (setup, the transfer in, the exit — its data moved out at
 // the end) are paid once per offer it is placed on, so a workload that
 // moves between offers across epochs pays leaving one and entering the
-// other; the variable lines of its use are those of the whole horizon.
+// other; the variable lines of its use are those of the whole horizon. A
+// service's monthly egress (the data it sends out per month) is not one of
+// them: it is a variable line of the egress tco prices for the service
+// alone on the offer per node-hour of that use, so a service split over
+// offers pays it once, each use its share.
 //
 // # Gang jobs
 //
@@ -234,11 +240,12 @@
 // in every slice of σ beside the others' use. Where one moment meets every
 // run of σ, the runs enter the slices' rows themselves instead (as when
 // every gang starts at the stretch's start). This is exact for gangs
-// among themselves (among plans whose runs start at those moments) and
-// for services whose period a run covers; what it gives up is a run
-// shorter than the period that misses a service's busiest slice, and
-// divisible jobs using a gang's GPUs while it does not run. Shorter epochs
-// give a finer grid.
+// among themselves (among plans whose runs start at those moments); what
+// it gives up is a run shorter than the period that misses a service's
+// busiest slice, divisible jobs using a gang's GPUs while it does not run,
+// and a service giving up committed nodes to a gang for the run alone (it
+// gives them up for the whole stretch, since its use is the same all
+// through it). Shorter epochs give a finer grid.
 //
 //	v_jρ ∈ {0, 1},   Σ_ρ v_jρ = 1                         one run of gang j
 //	cost c_jρ = V_jkG · NodeHours_jkG + O_jkG               its own lines at size G (tco)
@@ -343,15 +350,16 @@
 // per-offer cost, and for every workload that can use it the same
 // workload's pair no dearer per unit of work, no dearer one-off, at least as
 // fast) is left out with its pairs: its nodes and uses move to the other.
-// A job's use of unlimited pay-as-you-go offers (existing from the same
-// slice) is one column h_wk of GPU-hours, Σ_t Δ_t·r_wt·x_wkt: it meets no
-// capacity row and every other row takes it in proportion, so only the
-// width ties it to the slices, and one row keeps it within what the job's
-// other uses leave of its width,
+// A job's use of an unlimited pay-as-you-go offer is one column h_wk of
+// GPU-hours, Σ_t Δ_t·r_wt·x_wkt: it meets no capacity row and every other
+// row takes it in proportion, so only the width ties it to the slices, and
+// a row for each slice f such an offer arrives in keeps those that exist
+// from f within what the job's other uses leave of its width from f on,
 //
-//	Σ_{k agg} h_wk + Σ_t Δ_t·r_wt·Σ_{k other} x_wkt ≤ GPUs_w·Σ_t Δ_t·r_wt;
+//	Σ_{k agg: from_k ≥ f} h_wk + Σ_{t ≥ f} Δ_t·r_wt·Σ_{k other} x_wkt ≤ GPUs_w·Σ_{t ≥ f} Δ_t·r_wt;
 //
-// the plan spreads it back over the slices in proportion to that room.
+// the plan spreads it back over the slices in proportion to that room,
+// the offers that exist latest first.
 // A service's uses of unlimited pay-as-you-go offers (not interruptible
 // under a spot share) meet no row but its demand rows and their one-off
 // links, so they share one column per slice, x_w1t of the group's

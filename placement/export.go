@@ -24,7 +24,7 @@ import (
 // the package comment; the model is reduced exactly as it says). Over time the slices are
 // numbered through the stretches, a commitment is n_<offer>_<stretch> (the
 // stretch it starts in; n_<offer>_<stretch>_<terms> for one that buys fewer
-// whole terms than reach the next epoch start or arrival), a gang's run g_<workload>_<offer>_<GPUs>_<stretch>
+// whole terms than reach the next epoch start), a gang's run g_<workload>_<offer>_<GPUs>_<stretch>
 // (binary; _<n> added for its n-th later start in the stretch), the most
 // GPUs gangs hold at once gh_<offer>_<stretch>, and rows gang_ (one run per
 // gang), ghold_ (the gangs holding their nodes at a moment) and hold_ (the

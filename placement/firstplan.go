@@ -112,7 +112,7 @@ func (pm *poolModel) greedyOrder(in *instance, hint *coarseHint, order []int) (x
 		od := &in.os[k]
 		c := &od.commits[i]
 		f := math.Inf(1)
-		for u := c.first; u <= c.last; u++ {
+		for u := c.first; u <= c.paid; u++ {
 			f = min(f, od.stock-float64(heldAt(od, held[k], u)))
 		}
 		return f
@@ -555,7 +555,7 @@ func (pm *poolModel) keepStock(in *instance, x, v []float64) bool {
 			for float64(heldAt(od, n, s)) > od.stock {
 				best, frac := -1, math.Inf(1)
 				for i, j := range cols {
-					if j < 0 || !od.commits[i].covers(s) || float64(n[i]) <= math.Floor(v[j]+1e-7) {
+					if j < 0 || !od.commits[i].holds(s) || float64(n[i]) <= math.Floor(v[j]+1e-7) {
 						continue
 					}
 					if f := v[j] - math.Floor(v[j]); f < frac {

@@ -23,8 +23,12 @@ import (
 // cents.
 func (p Plan) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "plan %s over %s (%d slices of a %s period): total %s %s, bound %s, gap %.4g%%\n",
-		p.Status, fmtHours(p.Horizon.Hours()), p.Slices, fmtHours(p.Period.Hours()), p.Total.StringFixed(2), p.Currency,
+	total := p.Total.StringFixed(2)
+	if p.Currency != "" {
+		total += " " + p.Currency
+	}
+	fmt.Fprintf(&b, "plan %s over %s (%d slices of a %s period): total %s, bound %s, gap %.4g%%\n",
+		p.Status, fmtHours(p.Horizon.Hours()), p.Slices, fmtHours(p.Period.Hours()), total,
 		p.Bound.StringFixed(2), 100*p.Gap)
 	fmt.Fprintf(&b, "explicit %s, hidden %s, present value %s\n", p.Explicit.StringFixed(2), p.Hidden.StringFixed(2), p.PresentValue.StringFixed(2))
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -235,28 +235,44 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 			}
 		}
 		// The aggregated uses fit in what the per-slice uses leave of the
-		// job's width, over the slices the aggregated offers exist in.
-		var hs, xs []int
-		var xv []float64
-		from := 0
+		// job's width, over the slices the aggregated offers exist in: for
+		// each from f of theirs, those that exist from f on in the slices
+		// from f on.
+		var froms []int
 		for _, q := range act {
-			if h, ok := pm.hCol[q]; ok {
-				hs, from = append(hs, h), in.os[in.pairs[q].k].from
+			if _, ok := pm.hCol[q]; ok {
+				froms = append(froms, in.os[in.pairs[q].k].from)
 			}
 		}
-		for _, q := range act {
-			if _, ok := pm.hCol[q]; ok || len(hs) == 0 {
-				continue
-			}
-			for t, j := range pm.xCol[q] {
-				if j >= 0 && t >= from {
-					xs, xv = append(xs, j), append(xv, in.hours[t]*wd.reps[t]*pm.mult[t])
+		slices.Sort(froms)
+		froms = slices.Compact(froms)
+		for i, f := range froms {
+			var hs, xs []int
+			var xv []float64
+			for _, q := range act {
+				if h, ok := pm.hCol[q]; ok && in.os[in.pairs[q].k].from >= f {
+					hs = append(hs, h)
 				}
 			}
-		}
-		if len(hs) > 1 || len(hs) == 1 && len(xs) > 0 {
-			cols, vals := append(hs, xs...), append(ones(len(hs)), xv...)
-			b.AddRowNamed("widthh", math.Inf(-1), wd.width*in.jobHours(w, from), cols, vals, wd.idx)
+			for _, q := range act {
+				if _, ok := pm.hCol[q]; ok {
+					continue
+				}
+				for t, j := range pm.xCol[q] {
+					if j >= 0 && t >= f {
+						xs, xv = append(xs, j), append(xv, in.hours[t]*wd.reps[t]*pm.mult[t])
+					}
+				}
+			}
+			// One column alone is within its upper bound.
+			if len(hs) > 1 || len(hs) == 1 && len(xs) > 0 {
+				cols, vals := append(hs, xs...), append(ones(len(hs)), xv...)
+				if i == 0 {
+					b.AddRowNamed("widthh", math.Inf(-1), wd.width*in.jobHours(w, f), cols, vals, wd.idx)
+				} else {
+					b.AddRowNamed("widthh", math.Inf(-1), wd.width*in.jobHours(w, f), cols, vals, wd.idx, f)
+				}
+			}
 		}
 	}
 	// Capacity of committed offers and stock of pay-as-you-go ones, in
@@ -311,13 +327,14 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 		if !od.committed || math.IsInf(od.stock, 1) {
 			continue
 		}
-		// Over time, commitments that overlap share the stock.
+		// Over time, commitments that overlap share the stock, in the
+		// tails they pay for past the stretches they serve too.
 		hold := make([]int, len(in.segs))
 		for s := range hold {
 			hold[s] = -1
 			var cols []int
 			for i, c := range od.commits {
-				if c.covers(s) {
+				if c.holds(s) {
 					cols = append(cols, pm.nCols[k][i])
 				}
 			}

@@ -212,7 +212,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			// of a delay it bridges (it ranks the runners-up).
 			aloneCost, aerr := terms.Cost(terms.Own)
 			if wd.service {
-				terms = busyPerUse(terms, o, s.horizon)
+				terms = sharedEgress(busyPerUse(terms, o, s.horizon))
 			}
 			if in.s.overTime {
 				terms = bridgedDelay(terms, w, o.LeadTime())
@@ -380,6 +380,30 @@ func prepareAll(ws []workload.Workload, a tco.Assumptions) ([]*tco.Prepared, []e
 	return preps, errs
 }
 
+// demandFrom returns when service w's demand first exceeds gpus within the
+// stretch [start, end), sampled in slices of length step (at most
+// maxDemandSamples of them): the start of the first slice whose peak does,
+// or start when none does or the curve cannot be read.
+func demandFrom(w workload.Workload, start, end, step time.Duration, gpus float64) time.Duration {
+	if step <= 0 || end <= start || w.GPUs <= 0 {
+		return start
+	}
+	n := int(min(int64((end-start+step-1)/step), maxDemandSamples))
+	sl, err := workload.DiscretizeFrom(w.Demand, start, end-start, n)
+	if err != nil {
+		return start
+	}
+	for _, x := range sl {
+		if float64(w.GPUs)*x.Peak > gpus*(1+1e-12) {
+			return start + x.Start
+		}
+	}
+	return start
+}
+
+// maxDemandSamples bounds the slices demandFrom reads a stretch in.
+const maxDemandSamples = 1 << 14
+
 // alone checks what a workload needs whatever the others do: a job's work
 // must fit before its deadline at its full width on its fastest offer, a
 // service's peak within the stock of its offers together. Its pairs are the
@@ -407,7 +431,8 @@ func (in *instance) alone(wd *wdata) error {
 		for t, d := range wd.demand {
 			if st := stockAt(t); d > st*(1+1e-12) {
 				sg := in.segs[in.seg[t]]
-				return fmt.Errorf("%w: %g GPUs needed from %v, %g GPUs exist then on its offers", ErrLeadTime, d, sg.start, st)
+				from := demandFrom(wd.w, sg.start, sg.end, time.Duration(in.hours[t]*float64(time.Hour)), st)
+				return fmt.Errorf("%w: %g GPUs needed from %v, %g GPUs exist then on its offers", ErrLeadTime, d, from, st)
 			}
 		}
 		return nil
@@ -604,9 +629,9 @@ func (in *instance) workload(wi int, w workload.Workload, prep *tco.Prepared) (*
 // jobReps sets the weights of job wd's slices: the times each occurs within
 // its stretch from ready (when its work can start) to its deadline, in
 // whole periods or the partial last one. An occurrence counts when it
-// starts at or after ready and ends by the deadline; where the stretch,
-// not the deadline, ends first, one it cuts counts its part before the
-// end.
+// starts at or after ready; one that the deadline or the stretch's end
+// cuts counts its part before it (the job may work there: tco.Evaluate
+// finishes a job of its work at its width exactly at its deadline).
 func (in *instance) jobReps(wd *wdata, ready time.Duration) {
 	end := in.s.horizon.Hours()
 	if d := wd.w.Deadline.Hours(); d > 0 {
@@ -625,10 +650,8 @@ func (in *instance) jobReps(wd *wdata, ready time.Duration) {
 		if r := limit - a - in.hours[t]; r >= -1e-9 {
 			n = math.Floor(r/per+1e-9) + 1
 		}
-		if b := sg.end.Hours(); b <= end+1e-9 {
-			if part := (b - a - n*per) / in.hours[t]; part > 1e-9 && a+n*per >= from-1e-9 {
-				n += min(part, 1)
-			}
+		if part := (limit - a - n*per) / in.hours[t]; part > 1e-9 && a+n*per >= from-1e-9 {
+			n += min(part, 1)
 		}
 		wd.reps[t] = max(0, n-skip)
 	}

@@ -68,7 +68,8 @@ func (t Tier) String() string {
 // committed, what it costs, and how close to optimal that is proven to be.
 // Money is in Currency; a Plan is a value, safe for concurrent reads.
 type Plan struct {
-	// Currency is the offers' currency; Horizon the period costed; Period
+	// Currency is the offers' currency (empty when they leave it to their
+	// catalog, as provider.Default's do); Horizon the period costed; Period
 	// and Slices the representative period and its slices.
 	Currency string
 	Horizon  time.Duration
@@ -186,8 +187,11 @@ type Assignment struct {
 	Alone *tco.Report
 	// RunnersUp are the cheapest offers it does not use and could run on
 	// alone — those tco.Evaluate accepts, its stock holding the workload's
-	// peak, and on which it meets its deadline — each priced alone (tco.Evaluate) with the difference to Cost;
-	// cheapest first.
+	// peak, on which it meets its deadline, and not interruptible where
+	// Options.MaxSpotShare (below 1) forbids all its demand on spot — each
+	// priced alone (tco.Evaluate; a gang at the best of the sizes within
+	// its range that finish by its deadline there) with the difference to
+	// Cost; cheapest first.
 	RunnersUp []RunnerUp
 	// Gang is the run of a gang job (planning over time); nil otherwise.
 	Gang *GangRun

@@ -89,33 +89,35 @@ func (in *instance) dominatesOffer(a, b int) bool {
 }
 
 // aggregated returns the pairs of job w whose use the model keeps as one
-// column of GPU-hours: its pairs on unlimited pay-as-you-go capacity, when
-// they all exist from the same slice. Such a use meets no capacity or
-// stock row, and its cost, work, one-off link and spot share are all
-// proportional to its GPU-hours Σ_t Δ_t·r_wt·x_wkt; what ties it to the
-// slices is only the job's width. So the columns x_wkt of these pairs
-// become one h_wk each, with
+// column of GPU-hours: its pairs on unlimited pay-as-you-go capacity. Such
+// a use meets no capacity or stock row, and its cost, work, one-off link
+// and spot share are all proportional to its GPU-hours Σ_t Δ_t·r_wt·x_wkt;
+// what ties it to the slices is only the job's width in the slices its
+// offer exists in (t ≥ from_k). So the columns x_wkt of these pairs become
+// one h_wk each, with for each from f of the aggregated offers
 //
-//	Σ_{k agg} h_wk + Σ_{t ≥ from} Δ_t·r_wt·Σ_{k other} x_wkt ≤ GPUs_w·Σ_{t ≥ from} Δ_t·r_wt,
+//	Σ_{k agg: from_k ≥ f} h_wk + Σ_{t ≥ f} Δ_t·r_wt·Σ_{k other} x_wkt ≤ GPUs_w·Σ_{t ≥ f} Δ_t·r_wt,
 //
-// and every solution lifts back: the aggregated GPU-hours spread over the
-// width the other pairs leave in each slice (spread), in proportion to it.
+// and every solution lifts back: the sets of slices the aggregated pairs
+// may use are nested, so those that exist latest spread their GPU-hours
+// first over the width the other pairs leave in the slices they exist in,
+// in proportion to it, then the next latest over what is left, which the
+// row of their from leaves room for (spread).
 func (in *instance) aggregated(w int) map[int]bool {
 	wd := &in.ws[w]
 	if !in.reduce || wd.service || wd.gang {
 		return nil
 	}
 	agg := map[int]bool{}
-	from := -1
 	for _, q := range in.active(w) {
 		od := &in.os[in.pairs[q].k]
-		if od.committed || !math.IsInf(od.stock, 1) {
+		// A pair whose offer arrives after the job's last slice carries
+		// nothing: no column (its upper bound, and the scale of its one-off
+		// link, would be zero).
+		if od.committed || !math.IsInf(od.stock, 1) || in.jobHours(w, od.from) <= 0 {
 			continue
 		}
-		if from >= 0 && od.from != from {
-			return nil
-		}
-		agg[q], from = true, od.from
+		agg[q] = true
 	}
 	return agg
 }
@@ -131,29 +133,30 @@ func (in *instance) jobHours(w, from int) float64 {
 }
 
 // spread lifts the aggregated uses of a MILP point x back to GPUs per
-// slice: each job's aggregated GPU-hours fill the width its other pairs
-// leave in each slice in proportion to it (so no slice goes above the
-// width), shared among its aggregated pairs by their GPU-hours. Pairs
-// without use are left out.
+// slice: the width a job's other pairs leave in each slice is its room;
+// its aggregated pairs, those whose offers exist latest first, fill the
+// room of the slices they exist in in proportion to it (so no slice goes
+// above the width), shared among the pairs of one from by their
+// GPU-hours, and leave the rest to the next. Pairs without use are left
+// out.
 func (pm *poolModel) spread(in *instance, x []float64) map[int][]float64 {
 	out := map[int][]float64{}
+	T := len(in.hours)
 	for _, w := range pm.pl.ws {
 		wd := &in.ws[w]
 		var hs []int
-		total, from := 0.0, 0
 		for _, q := range in.active(w) {
-			if h, ok := pm.hCol[q]; ok {
-				hs, from = append(hs, q), in.os[in.pairs[q].k].from
-				total += max(0, x[h])
+			if _, ok := pm.hCol[q]; ok {
+				hs = append(hs, q)
 			}
 		}
-		if total <= 1e-12 {
+		if len(hs) == 0 {
 			continue
 		}
-		T := len(in.hours)
+		from := func(q int) int { return in.os[in.pairs[q].k].from }
+		slices.SortStableFunc(hs, func(a, b int) int { return from(b) - from(a) })
 		slack := make([]float64, T)
-		room := 0.0
-		for t := from; t < T; t++ {
+		for t := range T {
 			if wd.reps[t] <= 0 {
 				continue
 			}
@@ -164,26 +167,50 @@ func (pm *poolModel) spread(in *instance, x []float64) map[int][]float64 {
 				}
 			}
 			slack[t] = max(0, s)
-			room += in.hours[t] * wd.reps[t] * slack[t]
 		}
-		if room <= 0 { // within tolerances only: spread over the whole width
-			for t := from; t < T; t++ {
-				if wd.reps[t] > 0 {
-					slack[t] = wd.width
-					room += in.hours[t] * wd.reps[t] * wd.width
-				}
+		for i := 0; i < len(hs); {
+			f := from(hs[i])
+			e, need := i, 0.0
+			for ; e < len(hs) && from(hs[e]) == f; e++ {
+				need += max(0, x[pm.hCol[hs[e]]])
 			}
-		}
-		for _, q := range hs {
-			v := max(0, x[pm.hCol[q]])
-			if v <= 1e-12 {
+			if need <= 1e-12 {
+				i = e
 				continue
 			}
-			u := make([]float64, T)
-			for t, s := range slack {
-				u[t] = v / room * s
+			room := 0.0
+			for t := f; t < T; t++ {
+				room += in.hours[t] * wd.reps[t] * slack[t]
 			}
-			out[q] = u
+			fill := slack
+			if room <= 0 { // within tolerances only: spread over the whole width
+				fill, room = make([]float64, T), 0
+				for t := f; t < T; t++ {
+					if wd.reps[t] > 0 {
+						fill[t] = wd.width
+						room += in.hours[t] * wd.reps[t] * wd.width
+					}
+				}
+			}
+			take := make([]float64, T)
+			for t := f; t < T; t++ {
+				take[t] = fill[t] * need / room
+			}
+			for _, q := range hs[i:e] {
+				v := max(0, x[pm.hCol[q]])
+				if v <= 1e-12 {
+					continue
+				}
+				u := make([]float64, T)
+				for t := f; t < T; t++ {
+					u[t] = take[t] * v / need
+				}
+				out[q] = u
+			}
+			for t := f; t < T; t++ {
+				slack[t] = max(0, slack[t]-take[t])
+			}
+			i = e
 		}
 	}
 	return out

@@ -496,3 +496,103 @@ func TestReductionsSharedPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestReductionsAggregatedLeadTimes: a job's uses of unlimited on-demand
+// offers that arrive at different times are columns of GPU-hours each
+// (h_…), with a width row for each arrival, and the plan lifts them back
+// within the job's width and after each offer's lead time. Over a year in
+// one epoch of daily periods, a 16-GPU job due in four months whose work
+// needs its whole width for three of them, on an offer at once, a cheaper
+// one after one month and the cheapest after two: the plan's total is the
+// full model's plan's, no slice uses more than 16 GPUs, no offer is used
+// before it exists, and the work is done.
+func TestReductionsAggregatedLeadTimes(t *testing.T) {
+	job := batch("job", 16, 16*24*90, 120*24*time.Hour)
+	now, soon, late := onDemand("now", "4", 8, 0), onDemand("soon", "3.5", 8, 0), onDemand("late", "3", 8, 0)
+	soon.Availability.LeadTime, late.Availability.LeadTime = provider.Month, 2*provider.Month
+	p := placement.Problem{Workloads: []workload.Workload{job}, Offers: []provider.Offer{now, soon, late}, Assumptions: bare()}
+	p.Options.Period, p.Options.Slices, p.Options.Epoch, p.Options.Gap = 24*time.Hour, 6, provider.Year, 1e-9
+	m := mustModel(t, p)
+	hs, rows := 0, 0
+	for _, n := range m.ColNames {
+		if strings.HasPrefix(n, "h_") {
+			hs++
+		}
+	}
+	for _, n := range m.RowNames {
+		if strings.HasPrefix(n, "widthh_") {
+			rows++
+		}
+	}
+	if hs != 3 || rows < 2 {
+		t.Fatalf("%d columns of GPU-hours, %d width rows over them: want 3 and more than one", hs, rows)
+	}
+	ctx := context.Background()
+	plan, err := placement.Solve(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := placement.SolveFull(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := f64(plan.Total), f64(full.Total); math.Abs(a-b) > 1e-6*b {
+		t.Errorf("total %.6f, the full model's plan %.6f", a, b)
+	}
+	lead := map[string]time.Duration{"now": 0, "soon": provider.Month, "late": 2 * provider.Month}
+	width := make([]float64, len(plan.Assignments[0].Uses[0].GPUs))
+	work := 0.0
+	used := map[string]bool{}
+	for _, u := range plan.Assignments[0].Uses {
+		used[u.Offer] = true
+		work += u.GPUHours
+		for s, v := range u.GPUs {
+			width[s] += v
+			if e := plan.Epochs[s/plan.Slices]; v > 1e-9 && e.Start < lead[u.Offer] {
+				t.Errorf("%s used in %v–%v, before its lead time %v", u.Offer, e.Start, e.End, lead[u.Offer])
+			}
+		}
+	}
+	if len(used) != 3 {
+		t.Errorf("offers used %v: the case does not test the nested rows", used)
+	}
+	for s, v := range width {
+		if v > 16*(1+1e-9) {
+			t.Errorf("slice %d: %g GPUs, above the job's width 16", s, v)
+		}
+	}
+	if work < job.WorkGPUHours*(1-1e-6) {
+		t.Errorf("%g of %g GPU-hours of work", work, job.WorkGPUHours)
+	}
+}
+
+// TestReductionsAggregatedAfterDeadline: a job's unlimited pay-as-you-go
+// offer that arrives after the job's deadline carries none of its work and
+// gets no column of GPU-hours (with a one-off cost it had one whose upper
+// bound, the scale of its link row, was zero: a model with an infinite
+// coefficient that the solver refused); the plan is the full model's.
+func TestReductionsAggregatedAfterDeadline(t *testing.T) {
+	job := batch("job", 16, 16*24*30, 40*24*time.Hour)
+	a := bare()
+	a.Exclude = slices.DeleteFunc(slices.Clone(a.Exclude), func(c provider.Category) bool { return c == provider.Setup })
+	now, late := onDemand("now", "4", 8, 0), onDemand("late", "3", 8, 0)
+	now.Hidden.SetupHours, late.Hidden.SetupHours = 10, 10
+	late.Availability.LeadTime = 3 * provider.Month
+	p := placement.Problem{Workloads: []workload.Workload{job}, Offers: []provider.Offer{now, late}, Assumptions: a}
+	p.Options.Period, p.Options.Slices, p.Options.Epoch, p.Options.Gap = 24*time.Hour, 6, provider.Year, 1e-9
+	ctx := context.Background()
+	plan, err := placement.Solve(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := placement.SolveFull(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := f64(plan.Total), f64(full.Total); math.Abs(a-b) > 1e-6*b {
+		t.Errorf("total %.6f, the full model's plan %.6f", a, b)
+	}
+	if len(plan.Unplaced) != 0 || len(plan.Assignments) != 1 || len(plan.Assignments[0].Uses) != 1 || plan.Assignments[0].Uses[0].Offer != "now" {
+		t.Errorf("plan %v, want the job on now alone", plan)
+	}
+}

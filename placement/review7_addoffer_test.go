@@ -32,7 +32,6 @@ import (
 // reported as proven optimal; the stretch cuts of one offer change what
 // another's commitments cover).
 func TestReview7OfferWithLeadTimeRaisesOptimum(t *testing.T) {
-	t.Skip("finding: over time, adding an unused on-demand offer with a 20-day lead time raises the optimum of a 30-day job on a monthly rental from 5 840 to 10 640 (proven 'optimal')")
 	day := 24 * time.Hour
 	a := bare()
 	a.Horizon = 365 * day

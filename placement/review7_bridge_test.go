@@ -30,7 +30,6 @@ import (
 // 35-day lead time: steady 49 143.95, growing 46 784.01. Severity: high
 // (a dearer plan reported as proven optimal).
 func TestReview7SteadyBridgeMonth(t *testing.T) {
-	t.Skip("finding: a steady 7.2-GPU service bridged to a server arriving at day 40 costs 49 143.95 ('optimal'); the same demand growing 1 %/yr costs 48 378.32")
 	day := 24 * time.Hour
 	for _, lead := range []time.Duration{35 * day, 40 * day} {
 		a := bare()

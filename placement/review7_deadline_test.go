@@ -30,7 +30,6 @@ import (
 // medium (a feasible job reported unplaced with a false reason; the
 // plan's cost omits it).
 func TestReview7DeadlineInsideSlice(t *testing.T) {
-	t.Skip("finding: a 16-GPU job of 1 600 GPU-hours due at 100 h (tco.Evaluate alone: finish 100 h, met) is unplaced with ErrDeadline, 'at most 1536 by the deadline', with 6-hour slices")
 	cases := []struct {
 		name     string
 		gpus     int

@@ -157,7 +157,7 @@ func TestReviewClosedForms(t *testing.T) {
 // GPU-hours were 54 % of the curve's. Fixed (stretchPeaks): each slice is
 // the mean of its peaks over the stretch's repetitions of the period.
 // Since a monthly rental may be held for the first month of an epoch
-// (termStarts), (a) rents the first month, 730 h × 24 = 17 520, and goes on
+// (termCuts), (a) rents the first month, 730 h × 24 = 17 520, and goes on
 // demand from 730 h to the end of the 6-hour slice that holds the step at
 // 2 190 h (the stretch from 730 h starts at hour 10 of a day; the slice
 // 2 188–2 194 h needs the node for its peak): 1 464 h × 32 = 46 848, in

@@ -114,3 +114,33 @@ func busyPerUse(t tco.Terms, o provider.Offer, horizon time.Duration) tco.Terms 
 	}
 	return t
 }
+
+// sharedEgress turns a service's monthly egress (the one-off line of data
+// transfer spread over the horizon: the data it sends out per month) into
+// a variable line of amount/Own.NodeHours, so that a service split over
+// offers pays it once, each use its share of the node-hours of its own
+// use alone, rather than in full on every offer it uses. Terms without
+// such a line, or without node-hours of their own, are returned unchanged.
+func sharedEgress(t tco.Terms) tco.Terms {
+	hours := decimal.NewFromFloat(t.Own.NodeHours)
+	if t.Own.NodeHours <= 0 {
+		return t
+	}
+	var lines []tco.TermLine
+	for i, l := range t.Lines {
+		if l.Kind != tco.OneOff || l.Category != provider.DataTransfer || l.Timing != provider.Spread || l.Amount.IsZero() {
+			continue
+		}
+		if lines == nil {
+			lines = slices.Clone(t.Lines)
+		}
+		per := l.Amount.DivRound(hours, 2*provider.Precision)
+		t.OneOff = t.OneOff.Sub(l.Amount)
+		t.VariablePerNodeHour = t.VariablePerNodeHour.Add(per)
+		lines[i].Kind, lines[i].Amount = tco.Variable, per
+	}
+	if lines != nil {
+		t.Lines = lines
+	}
+	return t
+}

@@ -24,9 +24,9 @@ type segment struct {
 	// reps is how many times the period repeats in the segment:
 	// (end − start)/period, fractional for a short stretch.
 	reps float64
-	// until is the next epoch start or arrival at or after end (the
-	// horizon's end at the last): a commitment that starts at start buys
-	// the whole terms that reach it.
+	// until is the next epoch start after start (the horizon's end at
+	// the last): a commitment that starts at start buys at most the whole
+	// terms that reach it, and fewer where a segment ends at a term's end.
 	until time.Duration
 }
 
@@ -35,6 +35,9 @@ type segment struct {
 // per node, from terms prepared for the time it is held.
 type commit struct {
 	first, last int
+	// paid is the last segment that starts before end: the nodes are held
+	// (and count in the stock) to there, serving segments first..last.
+	paid int
 	// span is the time it is held, the end of segment last minus the start
 	// of segment first; end is the end of what it pays for: its last whole
 	// term's end (past the horizon's end, or past segment last where a
@@ -43,16 +46,20 @@ type commit struct {
 	span time.Duration
 	end  time.Duration
 	// count is the whole terms it buys when they are fewer than reach the
-	// next epoch start or arrival (a monthly rental held for one month of
-	// a yearly epoch), 0 for those.
+	// next epoch start (a monthly rental held for one month of a yearly
+	// epoch), 0 for those.
 	count  int
 	fixed  decimal.Decimal
 	fixedF float64
 	terms  tco.Terms
 }
 
-// covers reports whether c holds its nodes in segment s.
+// covers reports whether c's nodes serve segment s.
 func (c *commit) covers(s int) bool { return c.first <= s && s <= c.last }
+
+// holds reports whether c holds its nodes in segment s, serving it or in
+// the tail it pays for past segment last (which counts in the stock).
+func (c *commit) holds(s int) bool { return c.first <= s && s <= c.paid }
 
 // arrival is what the stretches of an offer's capacity depend on: its lead
 // time, its term (0: none) and until when a commitment of it may be wanted
@@ -77,23 +84,27 @@ func offerTerm(o provider.Offer) time.Duration {
 
 // segments splits the horizon into epochs of the settings' epoch (the last
 // one partial), splits an epoch again where capacity in arrivals arrives,
-// so that the stretch bridged before the arrival has its own rows, again
-// where the whole terms of a commitment started at one of those cuts end
-// inside the horizon (termEnds), so that a commitment covers all it pays
-// for, and again one term after those cuts (termStarts), so that a
-// commitment of a term shorter than the stretch (a monthly rental in a
-// yearly epoch) may be held for one term and renewed or dropped there.
-// Without planning over time it is the whole horizon.
+// so that the stretch bridged before the arrival has its own rows, and
+// again at the term cuts of every offer with a term (termCuts): where the
+// whole terms of a commitment started at an epoch start or arrival end
+// just past, or just before, a later one, and one term after it where a
+// workload may want part of an epoch, so that a commitment covers all it
+// pays for and a commitment of a term shorter than the stretch (a monthly
+// rental in a yearly epoch) may be held for one term, or for the terms
+// that fit before an arrival, and dropped there. An offer added, or one
+// arriving elsewhere, only adds cuts. Without planning over time it is the
+// whole horizon.
 func (s *settings) segments(arrivals []arrival) []segment {
 	h := s.horizon
 	per := s.Period.Hours()
 	if !s.overTime {
 		return []segment{{start: 0, end: h, reps: s.reps, until: h}}
 	}
-	base := []time.Duration{0}
+	epochs := []time.Duration{0}
 	for t := s.epoch; t < h; t += s.epoch {
-		base = append(base, t)
+		epochs = append(epochs, t)
 	}
+	base := slices.Clone(epochs)
 	for _, a := range arrivals {
 		if a.lead > 0 && a.lead < h {
 			base = append(base, a.lead)
@@ -101,116 +112,110 @@ func (s *settings) segments(arrivals []arrival) []segment {
 	}
 	slices.Sort(base)
 	base = slices.Compact(base)
-	cuts := append(slices.Clone(base), termEnds(base, arrivals, h, s.Period)...)
+	cuts := append(slices.Clone(base), termCuts(base, epochs, arrivals, h, s.Period)...)
 	slices.Sort(cuts)
-	cuts = termStarts(base, slices.Compact(cuts), arrivals, h, s.Period)
+	cuts = slices.Compact(cuts)
 	segs := make([]segment, len(cuts))
-	j := 0 // base[j] is the first base cut after segment i's start
 	for i, a := range cuts {
 		b := h
 		if i+1 < len(cuts) {
 			b = cuts[i+1]
 		}
-		for j < len(base) && base[j] <= a {
-			j++
-		}
-		until := h
-		if j < len(base) {
-			until = base[j]
-		}
-		segs[i] = segment{start: a, end: b, epoch: int(a / s.epoch), reps: (b - a).Hours() / per, until: until}
+		segs[i] = segment{start: a, end: b, epoch: int(a / s.epoch), reps: (b - a).Hours() / per, until: nextEpoch(epochs, a, h)}
 	}
 	return segs
 }
 
-// termEnds returns the ends of the whole terms that commitments started at
-// the base cuts buy: from cut a, a commitment of an offer that exists by
-// then with term τ buys m = ⌈(b − a)/τ⌉ terms to reach the next base cut b,
-// and ends at a + m·τ. Only stretches [a, b) at least a term long count —
-// from a shorter one (a bridge of days before an arrival) a commitment is
-// one term reaching past b, and it covers what fits. Ends at or past the
-// horizon's end h are left out, and so is an end less than max(period,
-// τ/12) after a cut kept (a base cut or an earlier end): the commitment then
-// covers the stretches to that cut and pays a tail it does not use,
-// shorter than a period and than a twelfth of its term (a month of a
-// year's reservation). The stretches stay few — at most one more per base
-// cut and term, none where the terms fit the epochs.
-func termEnds(base []time.Duration, arrivals []arrival, h, period time.Duration) []time.Duration {
-	type termEnd struct{ at, tol time.Duration }
-	var ends []termEnd
-	for i, a := range base {
-		b := h
-		if i+1 < len(base) {
-			b = base[i+1]
+// nextEpoch returns the first epoch start after t, or h.
+func nextEpoch(epochs []time.Duration, t, h time.Duration) time.Duration {
+	k, found := slices.BinarySearch(epochs, t)
+	if found {
+		k++
+	}
+	if k < len(epochs) {
+		return epochs[k]
+	}
+	return h
+}
+
+// termCuts returns the cuts that the terms of the arrivals add to the base
+// cuts (the epoch starts and arrivals). The terms of an offer with term τ
+// are anchored at its arrival and at the epoch starts after it; from every
+// anchor a they cut at the end a + ⌈(b − a)/τ⌉·τ of the whole terms that
+// reach past b, for b the next epoch start after a (the horizon's end h at
+// the last) and every arrival before it; at the end a + ⌊(b − a)/τ⌋·τ of
+// those that fit before an arrival b (a monthly rental bridging to it may
+// stop at the last month before it, or run past it); and at a + τ where a
+// workload may want part of an epoch after a (a < arrival.partUntil: a
+// job's month). Every arrival before the next epoch start counts, not only
+// the next, and the anchors are the offer's own, so that an arrival of
+// another offer, one the plan may not use, adds cuts and never takes one
+// away. A cut less than max(period, τ/12) from a base cut, from h or from
+// a cut kept before it is left out (and so are those past h): a
+// commitment that ends there then covers the stretches to the cut before
+// and pays a tail it does not use (termTail), shorter than a period and
+// than a twelfth of its term (a month of a year's reservation).
+func termCuts(base, epochs []time.Duration, arrivals []arrival, h, period time.Duration) []time.Duration {
+	type cand struct{ at, tol time.Duration }
+	var cands []cand
+	add := func(e, tau time.Duration) {
+		if e < h {
+			cands = append(cands, cand{e, termTail(tau, period)})
 		}
-		for _, ar := range arrivals {
-			tau := ar.term
-			if tau <= 0 || ar.lead > a || tau > b-a {
-				continue
+	}
+	for _, ar := range arrivals {
+		tau := ar.term
+		if tau <= 0 || ar.lead >= h {
+			continue
+		}
+		// The anchors of its terms: its arrival and the epoch starts after.
+		anchors := []time.Duration{ar.lead}
+		for _, e := range epochs {
+			if e > ar.lead {
+				anchors = append(anchors, e)
 			}
-			if e := a + (b-a+tau-1)/tau*tau; e < h {
-				ends = append(ends, termEnd{e, max(period, tau/12)})
+		}
+		for _, a := range anchors {
+			if a < ar.partUntil && a <= h-tau {
+				add(a+tau, tau)
+			}
+			next := nextEpoch(epochs, a, h)
+			for _, b := range arrivals {
+				if b.lead > a && b.lead < next {
+					n := (b.lead - a) / tau
+					if n > 0 {
+						add(a+n*tau, tau)
+					}
+					if (b.lead-a)%tau != 0 && n < (h-a)/tau {
+						add(a+(n+1)*tau, tau)
+					}
+				}
+			}
+			if n := (next - a) / tau; (next-a)%tau != 0 && n < (h-a)/tau {
+				add(a+(n+1)*tau, tau)
 			}
 		}
 	}
-	slices.SortFunc(ends, func(x, y termEnd) int { return cmp.Compare(x.at, y.at) })
+	slices.SortFunc(cands, func(x, y cand) int { return cmp.Compare(x.at, y.at) })
 	var kept []time.Duration
-	for _, te := range ends {
-		e := te.at
-		k, found := slices.BinarySearch(base, e)
-		prev := time.Duration(math.MinInt64)
-		if found {
-			prev = e
-		} else if k > 0 {
-			prev = base[k-1]
+	for _, c := range cands {
+		e := c.at
+		k, _ := slices.BinarySearch(base, e)
+		if k < len(base) && base[k]-e < c.tol || k > 0 && e-base[k-1] < c.tol || h-e < c.tol {
+			continue
 		}
-		if n := len(kept); n > 0 {
-			prev = max(prev, kept[n-1])
+		if n := len(kept); n > 0 && e-kept[n-1] < c.tol {
+			continue
 		}
-		if e-prev >= te.tol {
-			kept = append(kept, e)
-		}
+		kept = append(kept, e)
 	}
 	return kept
 }
 
-// termStarts returns cuts with the end a + τ of one term from each base
-// cut a added, for the term τ of every arrival that exists by a, is wanted
-// for part of an epoch after a (a < arrival.partUntil) and is shorter than
-// the base stretch [a, b) it starts: a commitment from a may then be held
-// for that one term
-// (a monthly rental for its first month) and one from a + τ for the terms
-// that reach b, or none. A cut less than max(period, τ/12) from another
-// cut (a base cut, a term end or one added before) is left out: the
-// stretch it would cut off is shorter than a period and than a twelfth of
-// the term. At most one cut more per base cut and term.
-func termStarts(base, cuts []time.Duration, arrivals []arrival, h, period time.Duration) []time.Duration {
-	for i, a := range base {
-		b := h
-		if i+1 < len(base) {
-			b = base[i+1]
-		}
-		for _, ar := range arrivals {
-			tau := ar.term
-			if a >= ar.partUntil || tau <= 0 || ar.lead > a || tau >= b-a {
-				continue
-			}
-			e, tol := a+tau, max(period, tau/12)
-			k, found := slices.BinarySearch(cuts, e)
-			if found || k == 0 {
-				continue
-			}
-			next := h
-			if k < len(cuts) {
-				next = cuts[k]
-			}
-			if e-cuts[k-1] >= tol && next-e >= tol {
-				cuts = slices.Insert(cuts, k, e)
-			}
-		}
-	}
-	return cuts
-}
+// termTail is the longest unused tail that a commitment of term tau may
+// pay for where its term ends near a cut rather than at one: a period, or
+// a twelfth of the term where that is longer.
+func termTail(tau, period time.Duration) time.Duration { return max(period, tau/12) }
 
 // monthsDiffer returns until when workload w may ask for different
 // capacity in different months of an epoch, so that a commitment held for
@@ -246,18 +251,19 @@ func monthsDiffer(w workload.Workload, period, h time.Duration, own bool) time.D
 // make: without planning over time one, held for the horizon at the offer's
 // terms; over time one per segment from the offer's arrival on, lasting its
 // term (the whole terms that reach the segment's until — the next epoch
-// start or arrival — covering the segments that fit within them, which
-// segments makes all of them within the horizon but a tail shorter than a
-// period) or, for capacity without a term (owned), to the horizon's end —
-// and, for every fewer whole terms i from the segment's start at whose end
-// a segment ends (one term after an epoch start, termStarts), one more
-// held for those i terms (commit.count) — each priced by terms prepared for
+// start — covering the segments that fit within them, which segments makes
+// all of them from an anchor of the offer's terms within the horizon but a
+// tail shorter than termTail) or, for capacity without a term (owned), to
+// the horizon's end — and, for every fewer whole terms i from the
+// segment's start at whose end, or less than termTail before it, a segment
+// ends (termCuts), one more held for those i terms to the last such
+// segment (commit.count) — each priced by terms prepared for
 // the time it is held, from the workload wd that first uses the offer. The
 // pricing of a span that fails is left out.
 func (in *instance) planCommits(od *odata, wd *wdata) {
 	S := len(in.segs)
 	if !in.s.overTime {
-		od.commits = []commit{{first: 0, last: S - 1, span: in.s.horizon, end: in.s.horizon, fixed: od.fixed, fixedF: od.fixedF, terms: od.terms}}
+		od.commits = []commit{{first: 0, last: S - 1, paid: S - 1, span: in.s.horizon, end: in.s.horizon, fixed: od.fixed, fixedF: od.fixedF, terms: od.terms}}
 		return
 	}
 	free := od.o
@@ -281,11 +287,22 @@ func (in *instance) planCommits(od *odata, wd *wdata) {
 			}
 		}
 		in.addCommit(od, wd, free, s, last, end, 0)
-		// Fewer whole terms where a segment ends at the last one's end.
-		for l := s; l < last && term > 0; l++ {
-			if d := in.segs[l].end - sg.start; d%term == 0 && d/term < m {
-				in.addCommit(od, wd, free, s, l, in.segs[l].end, int(d/term))
+		if term <= 0 {
+			continue
+		}
+		// Fewer whole terms k where a segment ends at the k-th term's end
+		// or less than termTail before it: held to the last such segment.
+		tail := termTail(term, in.s.Period)
+		for l := s; l < last; l++ {
+			d := in.segs[l].end - sg.start
+			k := (d + term - 1) / term
+			if k >= m || k*term-d >= tail {
+				continue
 			}
+			if next := in.segs[l+1].end - sg.start; l+1 < last && (next+term-1)/term == k && k*term-next < tail {
+				continue // the next segment ends nearer the term's end
+			}
+			in.addCommit(od, wd, free, s, l, sg.start+k*term, int(k))
 		}
 	}
 }
@@ -304,7 +321,11 @@ func (in *instance) addCommit(od *odata, wd *wdata, free provider.Offer, first, 
 		}
 		terms = t
 	}
-	c := commit{first: first, last: last, span: span, end: end, count: count, fixed: terms.FixedPerNode, terms: terms}
+	paid := last
+	for paid+1 < len(in.segs) && in.segs[paid+1].start < end {
+		paid++
+	}
+	c := commit{first: first, last: last, paid: paid, span: span, end: end, count: count, fixed: terms.FixedPerNode, terms: terms}
 	c.fixedF, _ = c.fixed.Float64()
 	od.commits = append(od.commits, c)
 }
@@ -359,11 +380,11 @@ type prepKey struct {
 }
 
 // heldAt returns the nodes that commitments n (nodes per commitment of
-// od.commits) hold in segment s.
+// od.commits) hold in segment s, in the tails they pay for too.
 func heldAt(od *odata, n []int, s int) int {
 	h := 0
 	for i := range od.commits {
-		if i < len(n) && od.commits[i].covers(s) {
+		if i < len(n) && od.commits[i].holds(s) {
 			h += n[i]
 		}
 	}

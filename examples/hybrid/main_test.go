@@ -117,7 +117,16 @@ func checkFeasible(t *testing.T, res result) {
 		switch {
 		case w.IsService():
 			for k, e := range p.Epochs {
-				need := serviceDemand(workload.Scenario{Workloads: []workload.Workload{w}}, e.Start, p.Period, n)
+				// Each slice's peak as the plan samples it: the middle of a
+				// slice can be the curve's peak between two samples.
+				sl, err := workload.Discretize(workload.Shift{Curve: w.Demand, Offset: e.Start}, p.Period, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				need := make([]float64, n)
+				for i, x := range sl {
+					need[i] = float64(w.GPUs) * x.Peak
+				}
 				for i := range n {
 					got := 0.0
 					for _, u := range a.Uses {

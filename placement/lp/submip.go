@@ -19,7 +19,15 @@ type reducedProblem struct {
 // reduceFixed removes the fixed columns of p. It reports false when a row
 // left without free columns is violated by the fixed values (beyond
 // feasTol relative): p is then infeasible.
-func reduceFixed(p *Problem) (reducedProblem, bool) {
+func reduceFixed(p *Problem) (reducedProblem, bool) { return reduceFixedKeep(p, nil) }
+
+// reduceFixedKeep is reduceFixed keeping the fixed columns j with keep[j]
+// (keep may be nil) as columns of the reduced problem, fixed there: the
+// basic columns of a basis, so that the reduced problem's basis (basis) is
+// the original one without the removed rows and their logicals, optimal
+// when the original was, instead of one with row logicals made basic in
+// their place, whose first LP is a solve of its own.
+func reduceFixedKeep(p *Problem, keep []bool) (reducedProblem, bool) {
 	n, m := p.NumCols(), p.NumRows()
 	r := reducedProblem{x: make([]float64, n)}
 	act := make([]float64, m)
@@ -28,7 +36,7 @@ func reduceFixed(p *Problem) (reducedProblem, bool) {
 	q := &Problem{Name: p.Name, Maximize: p.Maximize, Offset: p.Offset}
 	for j := 0; j < n; j++ {
 		lo, up := p.ColLower[j], p.ColUpper[j]
-		if lo == up {
+		if lo == up && (keep == nil || !keep[j]) {
 			r.x[j] = lo
 			q.Offset += p.Cost[j] * lo
 			for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // facilityProblem is a capacitated facility location MILP: few binary
@@ -158,5 +159,120 @@ func TestLimitDuringRootKeepsRootBound(t *testing.T) {
 	}
 	if stopped == 0 {
 		t.Fatal("no limit stopped the search at its root: the test tests nothing")
+	}
+}
+
+// With the basic columns of the original's optimal basis kept (fixed or
+// not), the reduced problem's basis is that basis without the removed rows
+// and their logicals: optimal, the warm re-solve takes no iteration. Not
+// kept, the basic fixed columns' places go to row logicals and the warm
+// re-solve has work to do (the instance must have such columns, or it
+// tests nothing).
+func TestReducedBasisKeepingBasicColumnsIsOptimal(t *testing.T) {
+	p := facilityProblem(t, 8, 40, 3)
+	relax := *p
+	relax.Integer = nil
+	root, err := Solve(context.Background(), &relax, Options{})
+	if err != nil || root.Status != Optimal {
+		t.Fatalf("root LP: %v %v", root.Status, err)
+	}
+	q := relax
+	q.ColLower = append([]float64(nil), p.ColLower...)
+	q.ColUpper = append([]float64(nil), p.ColUpper...)
+	keep := make([]bool, p.NumCols())
+	basicFixed := 0
+	for j, isInt := range p.Integer {
+		keep[j] = root.Basis.Cols[j] == Basic
+		if !isInt {
+			continue
+		}
+		v := root.X[j]
+		if r := math.Round(v); math.Abs(v-r) <= intTol {
+			q.ColLower[j], q.ColUpper[j] = r, r
+			if keep[j] {
+				basicFixed++
+			}
+		} else {
+			q.ColLower[j], q.ColUpper[j] = math.Floor(v), math.Ceil(v)
+		}
+	}
+	if basicFixed == 0 {
+		t.Fatal("no fixed column is basic at the LP optimum: the instance tests nothing")
+	}
+	iters := map[bool]int{}
+	for _, kept := range []bool{false, true} {
+		var red reducedProblem
+		var ok bool
+		if kept {
+			red, ok = reduceFixedKeep(&q, keep)
+		} else {
+			red, ok = reduceFixed(&q)
+		}
+		if !ok {
+			t.Fatal("reduceFixed: the LP optimum's fixings violate a row")
+		}
+		b := red.basis(&q, root.Basis)
+		if b == nil {
+			t.Fatalf("kept %v: no reduced basis", kept)
+		}
+		warm, err := Solve(context.Background(), red.q, Options{Basis: b})
+		if err != nil || warm.Status != Optimal {
+			t.Fatalf("kept %v: warm reduced LP: %v %v", kept, warm.Status, err)
+		}
+		if d := math.Abs(warm.Objective - root.Objective); d > 1e-7*max(1, math.Abs(root.Objective)) {
+			t.Errorf("kept %v: warm reduced LP objective %.10g, want the root's %.10g", kept, warm.Objective, root.Objective)
+		}
+		iters[kept] = warm.Iterations
+	}
+	t.Logf("%d basic fixed columns; warm reduced LP: %d iterations with them kept, %d without", basicFixed, iters[true], iters[false])
+	if iters[true] != 0 {
+		t.Errorf("warm reduced LP with the basic columns kept took %d iterations, want 0", iters[true])
+	}
+}
+
+// A sub-MIP whose reduced problem keeps most of the working problem (RENS
+// on the facility problem: the continuous assignments all stay) gets an
+// iteration cap of the root LP's iterations or subMIPBigAllowed; the
+// reduction is big by bigSubMIP's measure, a sub-MIP of the integer
+// columns alone is not.
+func TestBigSubMIPIsCapped(t *testing.T) {
+	p := facilityProblem(t, 8, 40, 3)
+	sr, err := newMIPSearch(context.Background(), p, Options{}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sr.solveLP(0, false)
+	if err != nil || st != Optimal {
+		t.Fatalf("root LP: %v %v", st, err)
+	}
+	sr.rootIters = sr.mdl.lastIter
+	sr.lpObjective()
+	lo := append([]float64(nil), sr.rootLo...)
+	up := append([]float64(nil), sr.rootUp...)
+	for _, j := range sr.intCols {
+		lo[j], up[j] = math.Floor(sr.x[j]+intTol), math.Ceil(sr.x[j]-intTol)
+	}
+	q := *sr.w
+	q.ColLower, q.ColUpper = lo, up
+	red, ok := reduceFixed(&q)
+	if !ok || !bigSubMIP(red.q, &q) {
+		t.Fatalf("RENS of the facility problem: reduced %v, big %v; want a big sub-MIP", ok, ok && bigSubMIP(red.q, &q))
+	}
+	sub, err := sr.runSubMIP(lo, up, 1, 0, false)
+	if err != nil || sub == nil {
+		t.Fatalf("runSubMIP: %v, sub-MIP %v", err, sub != nil)
+	}
+	if want := max(sr.rootIters, subMIPBigAllowed); sub.opt.IterationLimit != want {
+		t.Errorf("big sub-MIP's iteration limit %d, want %d", sub.opt.IterationLimit, want)
+	}
+	// Every continuous column fixed as well: the integer columns alone
+	// are a small part of the problem.
+	for j := range lo {
+		if !sr.isInt[j] {
+			lo[j], up[j] = sr.x[j], sr.x[j]
+		}
+	}
+	if red, ok := reduceFixed(&q); ok && bigSubMIP(red.q, &q) {
+		t.Errorf("reduced to %d of %d columns, %d of %d rows: big", red.q.NumCols(), q.NumCols(), red.q.NumRows(), q.NumRows())
 	}
 }
