@@ -644,9 +644,9 @@ func (pm *poolModel) priceBound(in *instance) float64 {
 				}
 			}
 		}
-		// A slice some commitment does not cover keeps the least price of
-		// those that do; one that none covers, none (its row bounds the use
-		// by the nodes held, zero).
+		// A slice that a commitment without fixed cost covers has capacity
+		// at no cost: no price. (One that no commitment covers has none
+		// either; its row, which holds its uses at zero, is dropped.)
 		for t, r := range rows {
 			if r < 0 {
 				continue
