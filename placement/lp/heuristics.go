@@ -256,21 +256,57 @@ const (
 	subMIPBigShare   = 0.5
 	subMIPBigIters   = 1
 	subMIPBigAllowed = 20000
+	// A RINS is also due after subMIPEffort times the root LP's
+	// iterations (at least subMIPEffortMin) of the search's own, while
+	// sub-MIPs have had at most subMIPShare of all iterations. The
+	// minimum keeps it out of small trees (the MIPLIB instances of
+	// TestMIPLIB take 60 000 iterations or fewer), where subMIPEvery
+	// nodes pass soon enough.
+	subMIPEffort    = 2
+	subMIPEffortMin = 50000
+	subMIPShare     = 0.15
 )
 
 // subMIPDue reports whether a sub-MIP heuristic should run at the current
 // node: at the root (RENS), then with an incumbent (RINS) every
 // subMIPEvery nodes, an interval that doubles after each RINS that does
 // not improve the incumbent (up to 2^subMIPBackoff times) and returns to
-// subMIPEvery after one that does; within the node budget.
+// subMIPEvery after one that does; within the node budget. A RINS is also
+// due when the search's own simplex iterations since the last sub-MIP
+// reach subMIPEffort times the root LP's (doubled the same way), while
+// the sub-MIPs below the root have had at most subMIPShare of all
+// iterations (subMIPEffortDue): on a large model a node can cost seconds,
+// so that subMIPEvery nodes may never pass within the time limit.
 func (sr *mipSearch) subMIPDue() bool {
 	if sr.isSub {
 		return false
+	}
+	if sr.subMIPEffortDue() {
+		return true
 	}
 	if sr.nodes != 1 && (sr.nodes%subMIPEvery != 0 || !sr.hasInc || sr.nodes < sr.subNext) {
 		return false
 	}
 	return float64(sr.subNodes) <= subMIPBudget*float64(sr.nodes)+subMIPAllowed
+}
+
+// subMIPEffortDue reports whether a RINS is due by the search's effort
+// (subMIPDue): an incumbent, below the root, at least subMIPEffort root
+// LPs' worth of the model's own iterations (subMIPEffortMin at least;
+// doubled subFails times) since the last sub-MIP (or RINS that could not
+// run), and the iterations of the sub-MIPs below the root within
+// subMIPShare of all of them. The root's RENS does not count:
+// on a large model it takes about a root LP (a big sub-MIP's cap), which
+// would hold the first RINS back until the search had done some six root
+// LPs of its own (PortfolioS: never within 120 s).
+func (sr *mipSearch) subMIPEffortDue() bool {
+	if sr.isSub || sr.nodes <= 1 || !sr.hasInc || sr.rootIters <= 0 {
+		return false
+	}
+	if sr.mdl.s.iters-sr.subMark < max(subMIPEffort*sr.rootIters, subMIPEffortMin)<<sr.subFails {
+		return false
+	}
+	return float64(sr.subIters) <= subMIPShare*float64(sr.iterations())
 }
 
 // subMIP runs the sub-MIP heuristic at a node whose LP values are in sr.x:
@@ -280,6 +316,9 @@ func (sr *mipSearch) subMIPDue() bool {
 // restricted problem, with the root's cuts, is searched with a node limit
 // by runSubMIP; a solution it finds becomes a candidate incumbent.
 func (sr *mipSearch) subMIP() error {
+	// The effort trigger counts from here, whether a sub-MIP runs or not.
+	byEffort := sr.subMIPEffortDue()
+	sr.subMark = sr.mdl.s.iters
 	lo := append([]float64(nil), sr.rootLo...)
 	up := append([]float64(nil), sr.rootUp...)
 	fixed := 0
@@ -307,7 +346,13 @@ func (sr *mipSearch) subMIP() error {
 		return nil
 	}
 	inc0 := sr.incZ
-	sub, err := sr.runSubMIP(lo, up, subMIPNodes, 0, false)
+	iters := 0
+	if byEffort {
+		// Due by effort: capped like a big sub-MIP, so that it costs
+		// at most a share of the effort that made it due.
+		iters = max(subMIPBigIters*sr.rootIters, subMIPBigAllowed)
+	}
+	sub, err := sr.runSubMIP(lo, up, subMIPNodes, iters, false)
 	if err != nil || sub == nil {
 		return err
 	}
@@ -482,6 +527,10 @@ func (sr *mipSearch) runSubMIP(lo, up []float64, nodes, iters int, dive bool) (*
 	}
 	_, _ = sub.search()
 	sr.subNodes += sub.nodes
+	if sr.nodes > 1 {
+		sr.subIters += sub.iterations()
+	}
+	sr.subMark = sr.mdl.s.iters
 	sr.givenUp += sub.givenUp
 	sr.extraIters += sub.iterations()
 	if sub.hasInc && (!sr.hasInc || sub.incZ < sr.incZ) {

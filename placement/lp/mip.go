@@ -146,6 +146,8 @@ type mipSearch struct {
 	subNext    int  // the node from which the next RINS may run
 	rinsFree   int  // integer columns a RINS sub-MIP leaves free, at least (widenRINS)
 	extraIters int  // simplex iterations of sub-MIPs
+	subIters   int  // simplex iterations of sub-MIP heuristics below the root (runSubMIP)
+	subMark    int  // the model's own iterations when the last sub-MIP heuristic ended
 
 	// Locks of the columns (lockRounding), counted on first use: the rows
 	// that an increase (upLocks) or a decrease (downLocks) of the column

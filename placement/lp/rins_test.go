@@ -92,3 +92,60 @@ func TestWidenRINS(t *testing.T) {
 		t.Errorf("rinsFree 100: free %v, want g0…g3, h0 and h1 (columns %v, %d, %d)", got, g, h[0], h[1])
 	}
 }
+
+// TestSubMIPEffortDue checks the effort trigger of RINS on a search whose
+// counters are set by hand: at a node that is no multiple of subMIPEvery,
+// RINS is due once the model's own iterations since the last sub-MIP reach
+// subMIPEffort root LPs (subMIPEffortMin at least; twice that after a
+// failed one), not before, not without an incumbent, and not when sub-MIPs
+// below the root already had more than subMIPShare of all iterations.
+func TestSubMIPEffortDue(t *testing.T) {
+	var b Builder
+	x := b.AddIntCol("x", 1, 0, 3)
+	y := b.AddIntCol("y", 1, 0, 3)
+	b.AddRow("r", 2.5, 6, []int{x, y}, []float64{1, 1})
+	p, err := b.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr, err := newMIPSearch(context.Background(), p, Options{}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const mark = 20000
+	for _, root := range []int{subMIPEffortMin / subMIPEffort / 4, 2 * subMIPEffortMin / subMIPEffort} {
+		need := max(subMIPEffort*root, subMIPEffortMin) // own iterations since the last sub-MIP
+		// share is the sub-MIP iterations that are subMIPShare of the
+		// total at own = mark + need.
+		share := int(subMIPShare / (1 - subMIPShare) * float64(mark+need))
+		for _, c := range []struct {
+			nodes, own, sub, fails int
+			inc, want              bool
+		}{
+			{7, mark + need - 1, 0, 0, true, false},
+			{7, mark + need, 0, 0, true, true},
+			{7, mark + need, 0, 0, false, false},            // no incumbent
+			{7, mark + need, 0, 1, true, false},             // one failure: twice as many
+			{7, mark + 2*need, 0, 1, true, true},            //
+			{7, mark + need, share + 10, 0, true, false},    // sub-MIPs had more than their share
+			{7, mark + need, share - 10, 0, true, true},     // a little less
+			{7, mark + need, 0, subMIPBackoff, true, false}, // backed off
+			{1, mark + need, 0, 0, true, true},              // the root: RENS, as before
+			{199, mark, 0, 0, true, false},                  // neither trigger
+			{200, mark, 0, 0, true, true},                   // the node trigger, as before
+			{200, mark, 0, 0, false, false},                 // the node trigger needs an incumbent
+		} {
+			sr.nodes, sr.rootIters, sr.hasInc = c.nodes, root, c.inc
+			sr.mdl.s.iters, sr.subMark, sr.subIters, sr.extraIters, sr.subFails = c.own, mark, c.sub, c.sub, c.fails
+			sr.subNext, sr.subNodes = 0, 0
+			if got := sr.subMIPDue(); got != c.want {
+				t.Errorf("root LP %d, nodes %d, own iterations %d since %d, sub-MIP iterations %d, %d failures, incumbent %v: due %v, want %v",
+					root, c.nodes, c.own, mark, c.sub, c.fails, c.inc, got, c.want)
+			}
+		}
+	}
+	sr.isSub, sr.nodes, sr.mdl.s.iters, sr.subIters, sr.extraIters, sr.subFails, sr.hasInc = true, 7, 10*subMIPEffortMin, 0, 0, 0, true
+	if sr.subMIPDue() {
+		t.Error("a sub-MIP's own RINS is due; want none")
+	}
+}
