@@ -276,10 +276,7 @@ func review3LPFileCBC(t *rapid.T) {
 	os.WriteFile(path, buf.Bytes(), 0o644)
 	sol := filepath.Join(dir, "s.txt")
 	os.Remove(sol)
-	// CBC 2.10.8's integer preprocessing cuts off the optimum of a few
-	// random MILPs (review8_cbc_test.go); this test checks what cbc reads
-	// from the LP file, so it runs without it.
-	out, err := exec.Command("cbc", path, "-preprocess", "off", "-solve", "-solu", sol).CombinedOutput()
+	out, err := exec.Command("cbc", path, "-solve", "-solu", sol).CombinedOutput()
 	if err != nil {
 		t.Fatalf("cbc: %v %s", err, out)
 	}
