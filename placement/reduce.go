@@ -196,17 +196,7 @@ func (pm *poolModel) spread(in *instance, x []float64) map[int][]float64 {
 			for t := f; t < T; t++ {
 				take[t] = fill[t] * need / room
 			}
-			for _, q := range hs[i:e] {
-				v := max(0, x[pm.hCol[q]])
-				if v <= 1e-12 {
-					continue
-				}
-				u := make([]float64, T)
-				for t := f; t < T; t++ {
-					u[t] = take[t] * v / need
-				}
-				out[q] = u
-			}
+			divide(out, hs[i:e], pm.hCol, x, take, need, f)
 			for t := f; t < T; t++ {
 				slack[t] = max(0, slack[t]-take[t])
 			}
@@ -314,17 +304,7 @@ func (pm *poolModel) share(in *instance, x []float64) map[int][]float64 {
 				for t := f; t < T; t++ {
 					take[t] = left[t] * min(1, need/room)
 				}
-				for _, q := range members[i:e] {
-					v := max(0, x[pm.vCol[q]])
-					if v <= 1e-12 {
-						continue
-					}
-					u := make([]float64, T)
-					for t := f; t < T; t++ {
-						u[t] = take[t] * v / need
-					}
-					out[q] = u
-				}
+				divide(out, members[i:e], pm.vCol, x, take, need, f)
 				for t := f; t < T; t++ {
 					left[t] -= take[t]
 				}
@@ -347,4 +327,21 @@ func (pm *poolModel) share(in *instance, x []float64) map[int][]float64 {
 		}
 	}
 	return out
+}
+
+// divide gives each pair q of qs with use v = x[col[q]] above 1e-12 its
+// share v/need of take, the GPUs per slice that the pairs take together
+// (need their uses' sum), from slice f on (spread, share).
+func divide(out map[int][]float64, qs []int, col map[int]int, x, take []float64, need float64, f int) {
+	for _, q := range qs {
+		v := max(0, x[col[q]])
+		if v <= 1e-12 {
+			continue
+		}
+		u := make([]float64, len(take))
+		for t := f; t < len(take); t++ {
+			u[t] = take[t] * v / need
+		}
+		out[q] = u
+	}
 }
