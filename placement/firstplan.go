@@ -237,7 +237,9 @@ func (pm *poolModel) greedyOrder(in *instance, hint *coarseHint, order []int) (x
 	}
 	for k, n := range held {
 		for i, v := range n {
-			x[pm.nCols[k][i]] = float64(v)
+			if j := pm.nCols[k][i]; j >= 0 {
+				x[j] = float64(v)
+			}
 		}
 	}
 	for q := range used {

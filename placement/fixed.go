@@ -143,7 +143,7 @@ func (pm *poolModel) fixUnused(in *instance, lo, up []float64) {
 	for k, cols := range pm.nCols {
 		none := true
 		for _, j := range cols {
-			none = none && up[j] == 0
+			none = none && (j < 0 || up[j] == 0)
 		}
 		if none && len(in.os[k].commits) == len(cols) {
 			for _, q := range in.os[k].pairs {

@@ -88,6 +88,9 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 			cols := make([]int, len(od.commits))
 			for i, c := range od.commits {
 				switch {
+				case c.chain:
+					cols[i] = -1 // bought as the two it chains
+					continue
 				case in.s.overTime && c.count > 0:
 					cols[i] = b.AddIntColNamed("n", c.fixedF, 0, od.stock, od.idx, c.first, c.count)
 				case in.s.overTime:
@@ -313,8 +316,8 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 			up := od.stock * od.gpn
 			if od.committed {
 				for i, c := range od.commits {
-					if c.covers(in.seg[t]) {
-						cols, vals = append(cols, pm.nCols[k][i]), append(vals, -od.gpn)
+					if j := pm.nCols[k][i]; j >= 0 && c.covers(in.seg[t]) {
+						cols, vals = append(cols, j), append(vals, -od.gpn)
 					}
 				}
 				up = 0
@@ -334,8 +337,8 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 			hold[s] = -1
 			var cols []int
 			for i, c := range od.commits {
-				if c.holds(s) {
-					cols = append(cols, pm.nCols[k][i])
+				if j := pm.nCols[k][i]; j >= 0 && c.holds(s) {
+					cols = append(cols, j)
 				}
 			}
 			if len(cols) > 1 {
@@ -780,8 +783,10 @@ func (pm *poolModel) solution(in *instance, x []float64, cost, bound float64) *p
 		held := make([]int, len(cols))
 		any := false
 		for i, j := range cols {
-			held[i] = int(math.Round(x[j]))
-			any = any || held[i] > 0
+			if j >= 0 {
+				held[i] = int(math.Round(x[j]))
+				any = any || held[i] > 0
+			}
 		}
 		if !any {
 			continue

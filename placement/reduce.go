@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -9,9 +10,10 @@ import (
 // dominated pair or offer is one whose use moves elsewhere at no higher
 // cost, keeping every constraint, so some optimum never uses it; an
 // aggregated or shared use is a projection of the full model's columns
-// that every solution of the smaller model lifts back to. TestReductionsExact
-// and TestReductionsShared check them against the full model (Options
-// unchanged, reduce off).
+// that every solution of the smaller model lifts back to; a commitment that
+// others make at no more cost has no column. TestReductionsExact,
+// TestReductionsShared and TestReductionsChains check them against the full
+// model (Options unchanged, reduce off).
 
 // pruneOffers marks the committed offers that another dominates, with their
 // pairs, when the plan is not over time (one commitment per offer).
@@ -343,5 +345,60 @@ func divide(out map[int][]float64, qs []int, col map[int]int, x, take []float64,
 			u[t] = take[t] * v / need
 		}
 		out[q] = u
+	}
+}
+
+// markChains marks the commitments of cs that others make at no more
+// cost, so that the model buys each capacity one way: its optimum is the
+// same without them, and its branch and bound is not left to explore every
+// way to buy the same nodes (a quarter of monthly rentals as one
+// commitment, as a month and two, and as three months). A commitment e is
+// marked when one other f covers every stretch e covers for no more than e
+// costs and holds no stretch against the stock that e does not (limited: a
+// stock to hold against; without one f may start before e), or when two
+// others chain to it: c from e's first stretch to where d starts, paying
+// for no tail past them, and d to e's last stretch with e's tail, for no
+// more than e costs together. Nodes of e are then nodes of f, or of c and
+// d: capacity in every stretch e covers, held against the stock in no
+// stretch e is not, for no more cost. The witnesses f, c and d are taken
+// only among the commitments not yet marked, the longest tried first, so
+// that the commitments left unmarked still make every one marked.
+func markChains(cs []commit, limited bool) {
+	order := make([]int, len(cs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cs[b].last-cs[b].first, cs[a].last-cs[a].first) })
+	for _, e := range order {
+		ce := &cs[e]
+		for f := range cs {
+			cf := &cs[f]
+			if f == e || cf.chain || cf.first > ce.first || cf.last < ce.last || cf.fixed.GreaterThan(ce.fixed) {
+				continue
+			}
+			if !limited || cf.first == ce.first && cf.paid <= ce.paid {
+				ce.chain = true
+				break
+			}
+		}
+		for c := range cs {
+			cc := &cs[c]
+			if ce.chain {
+				break
+			}
+			if c == e || cc.chain || cc.first != ce.first || cc.last >= ce.last || cc.paid != cc.last {
+				continue
+			}
+			for d := range cs {
+				cd := &cs[d]
+				if d == e || cd.chain || cd.first != cc.last+1 || cd.last != ce.last || cd.paid != ce.paid {
+					continue
+				}
+				if cc.fixed.Add(cd.fixed).LessThanOrEqual(ce.fixed) {
+					ce.chain = true
+					break
+				}
+			}
+		}
 	}
 }

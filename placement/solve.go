@@ -545,7 +545,9 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool) (float64, *coars
 	for k, cols := range cm.nCols {
 		n := make([]int, len(cols))
 		for i, j := range cols {
-			n[i] = int(min(relax.ColUpper[j], math.Round(r.X[j])))
+			if j >= 0 {
+				n[i] = int(min(relax.ColUpper[j], math.Round(r.X[j])))
+			}
 		}
 		h.nodes[k] = n
 	}

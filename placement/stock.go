@@ -25,7 +25,7 @@ func (pm *poolModel) stockValue(in *instance, r *lp.Result, k int) float64 {
 	v := 0.0
 	atUpper := func(j int) bool { return r.X[j] >= pm.prob.ColUpper[j]-tol*max(1, pm.prob.ColUpper[j]) }
 	for _, j := range pm.nCols[k] { // over time, one per commitment
-		if atUpper(j) && r.ReducedCost[j] < 0 {
+		if j >= 0 && atUpper(j) && r.ReducedCost[j] < 0 {
 			v -= r.ReducedCost[j]
 		}
 	}

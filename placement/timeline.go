@@ -52,6 +52,10 @@ type commit struct {
 	fixed  decimal.Decimal
 	fixedF float64
 	terms  tco.Terms
+	// chain marks a commitment that others make at no more cost (see
+	// markChains): it has no column in the model and is kept for the
+	// report, which joins a month and the next into it (joinTerms).
+	chain bool
 }
 
 // covers reports whether c's nodes serve segment s.
@@ -304,6 +308,9 @@ func (in *instance) planCommits(od *odata, wd *wdata) {
 			}
 			in.addCommit(od, wd, free, s, l, sg.start+k*term, int(k))
 		}
+	}
+	if in.reduce {
+		markChains(od.commits, !math.IsInf(od.stock, 1))
 	}
 }
 
