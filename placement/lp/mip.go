@@ -28,6 +28,9 @@ const (
 	strictTol = 1e-7
 	magTol    = 1e-9
 	feasTol   = 1e-6
+	// defaultGap is the relative gap of Options.Gap 0: a node whose bound
+	// is within it of the incumbent counts as proven no better.
+	defaultGap = 1e-9
 )
 
 // Parameters of the search.
@@ -121,7 +124,12 @@ type mipSearch struct {
 	// points that fail the feasibility check even after repair), +Inf with
 	// none: their region is not explored, so it stays in the bound.
 	dropped float64
-	givenUp int // nodes given up on, those of sub-MIPs included
+	// gapPruned is the lowest bound (rounded, internal) of the regions
+	// pruned only because Options.Gap allows it (their bound is more than
+	// defaultGap below the incumbent), +Inf with none: they are not
+	// explored, so their bound stays in the search's bound.
+	gapPruned float64
+	givenUp   int // nodes given up on, those of sub-MIPs included
 	// lpRetries counts node LPs solved again from scratch after a
 	// numerical failure, unsolved those split unsolved (branchUnsolved).
 	lpRetries, unsolved int
@@ -222,7 +230,7 @@ func newMIPSearch(ctx context.Context, p *Problem, opt Options, start time.Time)
 	n := p.NumCols()
 	w.ColLower = append([]float64(nil), p.ColLower...)
 	w.ColUpper = append([]float64(nil), p.ColUpper...)
-	sr := &mipSearch{p: p, w: &w, ctx: ctx, opt: opt, sense: 1, isInt: make([]bool, n), curBound: math.Inf(-1), dropped: math.Inf(1)}
+	sr := &mipSearch{p: p, w: &w, ctx: ctx, opt: opt, sense: 1, isInt: make([]bool, n), curBound: math.Inf(-1), dropped: math.Inf(1), gapPruned: math.Inf(1)}
 	if p.Maximize {
 		sr.sense = -1
 	}
@@ -238,7 +246,7 @@ func newMIPSearch(ctx context.Context, p *Problem, opt Options, start time.Time)
 	sr.rootUp = w.ColUpper
 	sr.gapTol = opt.Gap
 	if sr.gapTol == 0 {
-		sr.gapTol = 1e-9
+		sr.gapTol = defaultGap
 	}
 	sr.objIntegral = true
 	for j := 0; j < n; j++ {
@@ -309,11 +317,11 @@ func (sr *mipSearch) gap(inc, bound float64) float64 {
 	return math.Abs(inc-bound) / max(1, math.Abs(inc))
 }
 
-// bestBound is the lowest bound of the open nodes, of the node being solved
-// and of the nodes given up on (internal), capped by the incumbent; +Inf
-// with none.
+// bestBound is the lowest bound of the open nodes, of the node being solved,
+// of the nodes given up on and of the regions pruned within the gap
+// (internal), capped by the incumbent; +Inf with none.
 func (sr *mipSearch) bestBound() float64 {
-	b := min(sr.curBound, sr.dropped)
+	b := min(sr.curBound, sr.dropped, sr.gapPruned)
 	if len(sr.open) > 0 {
 		b = min(b, sr.open[0].bound)
 	}
@@ -331,6 +339,20 @@ func (sr *mipSearch) prunable(z float64) bool {
 	}
 	z = sr.roundBound(z)
 	return sr.incZ-z <= sr.gapTol*max(1, math.Abs(sr.incZ))
+}
+
+// prune reports whether a region with lower bound z is discarded
+// (prunable) and, when it is only because Options.Gap is looser than
+// defaultGap, keeps z in gapPruned: the region may hold better points, so
+// its bound is part of what the search proves.
+func (sr *mipSearch) prune(z float64) bool {
+	if !sr.prunable(z) {
+		return false
+	}
+	if r := sr.roundBound(z); sr.incZ-r > defaultGap*max(1, math.Abs(sr.incZ)) {
+		sr.gapPruned = min(sr.gapPruned, r)
+	}
+	return true
 }
 
 // roundBound raises a lower bound to the next attainable objective value
@@ -415,7 +437,7 @@ func (sr *mipSearch) search() (Status, error) {
 // A heuristic's sub-MIP keeps st: its incumbents are only candidates, each
 // checked on the original problem.
 func (sr *mipSearch) finish(st Status) (Status, error) {
-	if sr.isSub || sr.dropped == math.Inf(1) || sr.prunable(sr.dropped) {
+	if sr.isSub || sr.dropped == math.Inf(1) || sr.prune(sr.dropped) {
 		return st, nil
 	}
 	return NotSolved, fmt.Errorf("%w: branch-and-bound gave up on a node of bound %.10g whose integral point fails the feasibility check, so the result is not proven",
@@ -576,7 +598,7 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 		if z > nd.bound {
 			nd.bound, sr.curBound = z, z
 		}
-		if sr.prunable(z) {
+		if sr.prune(z) {
 			return nil, nil
 		}
 		frac := sr.fractional(intTol)
@@ -594,7 +616,7 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			}
 		}
 		sr.simpleRounding()
-		if sr.prunable(z) {
+		if sr.prune(z) {
 			return nil, nil
 		}
 		if nd.depth == 0 && !sr.cutsDone {
@@ -609,7 +631,7 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			if err := sr.subMIP(); err != nil {
 				return nil, err
 			}
-			if sr.prunable(z) {
+			if sr.prune(z) {
 				return nil, nil
 			}
 		}
@@ -617,7 +639,7 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			if err := sr.propDive(nd, z, sr.propDiveBudget()); err != nil {
 				return nil, err
 			}
-			if sr.prunable(z) {
+			if sr.prune(z) {
 				return nil, nil
 			}
 		}
@@ -625,7 +647,7 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			if err := sr.dive(nd, z); err != nil {
 				return nil, err
 			}
-			if sr.prunable(z) {
+			if sr.prune(z) {
 				return nil, nil
 			}
 		}
@@ -671,7 +693,7 @@ func (sr *mipSearch) branchUnsolved(nd *mipNode) {
 		sr.givenUp++
 		return
 	}
-	if sr.prunable(nd.bound) {
+	if sr.prune(nd.bound) {
 		return
 	}
 	lo, up := sr.mdl.colBounds(col)
@@ -742,10 +764,10 @@ func (sr *mipSearch) branch(nd *mipNode, z float64, col int, childBound [2]float
 	if dGain < uGain || (dGain == uGain && v-fl < 0.5) {
 		first, second = down, upc
 	}
-	if sr.prunable(second.bound) {
+	if sr.prune(second.bound) {
 		second = nil
 	}
-	if sr.prunable(first.bound) {
+	if sr.prune(first.bound) {
 		first, second = second, nil
 	}
 	if second != nil {
@@ -892,7 +914,7 @@ func (sr *mipSearch) selectBranch(nd *mipNode, z float64, frac []int) (col int, 
 			case Optimal:
 				zc := sr.lpObjective()
 				gain[d], exact[d] = max(zc-z, 0), max(zc, z)
-				if sr.prunable(zc) {
+				if sr.prune(zc) {
 					exact[d] = math.Inf(1)
 				}
 			case IterationLimit: // an estimate only
@@ -1182,7 +1204,9 @@ func (sr *mipSearch) result(st Status, start time.Time) Result {
 	switch st {
 	case Optimal:
 		if len(sr.open) == 0 {
-			b = sr.incZ
+			// Nodes given up on within defaultGap count as proven; those
+			// pruned within a looser Options.Gap do not.
+			b = min(sr.incZ, sr.gapPruned)
 		}
 	case Infeasible:
 		b = math.Inf(1)
@@ -1198,9 +1222,6 @@ func (sr *mipSearch) result(st Status, start time.Time) Result {
 		res.Objective = sr.sense * sr.incZ
 		res.RowActivity = rowActivity(sr.p, res.X)
 		res.Gap = sr.gap(res.Objective, res.Bound)
-		if st == Optimal && len(sr.open) == 0 {
-			res.Gap = 0
-		}
 	} else {
 		res.Gap = math.Inf(1)
 	}

@@ -53,8 +53,9 @@ import (
 // column bounds. Its
 // Result holds the incumbent (X, Objective, RowActivity: integer columns
 // exactly integral, every row and bound satisfied within 1e-7 relative),
-// Bound (the best bound of the open nodes, rounded up to the next
-// attainable value when the objective is integral), Gap and Nodes; no
+// Bound (the best bound of the open nodes and of the nodes pruned only
+// within opt.Gap, rounded up to the next attainable value when the
+// objective is integral), Gap and Nodes; no
 // duals, basis or ray. Optimal means proven within opt.Gap (default
 // 1e-9). Infeasible means no integer point exists; Unbounded that the
 // relaxation is unbounded and an integer point (X) exists. On a node, time
