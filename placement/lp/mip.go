@@ -173,7 +173,12 @@ func solveMIP(ctx context.Context, p *Problem, opt Options, start time.Time) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	if !sr.hasInc && latticeInfeasibleRow(p) >= 0 {
+	// A context that has ended is honoured before any proof: the search
+	// would stop at its first check, the gcd test below would not.
+	if ctx.Err() != nil {
+		return sr.result(Cancelled, start), context.Cause(ctx)
+	}
+	if latticeInfeasibleRow(p) >= 0 {
 		return sr.result(Infeasible, start), nil
 	}
 	st, serr := sr.search()
