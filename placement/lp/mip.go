@@ -295,6 +295,18 @@ func newMIPSearch(ctx context.Context, p *Problem, opt Options, start time.Time)
 // included.
 func (sr *mipSearch) iterations() int { return sr.mdl.s.iters + sr.extraIters }
 
+// iterationsLeft is what Options.IterationLimit leaves of the search's
+// iterations (≥ 0), or −1 without a limit.
+func (sr *mipSearch) iterationsLeft() int {
+	if sr.opt.IterationLimit == 0 {
+		return -1
+	}
+	return max(sr.opt.IterationLimit-sr.iterations(), 0)
+}
+
+// iterationsOut reports whether Options.IterationLimit is reached.
+func (sr *mipSearch) iterationsOut() bool { return sr.iterationsLeft() == 0 }
+
 // fillProgress completes pr, reported by the simplex within a node, with
 // the incumbent, the best bound of the tree and the gap.
 func (sr *mipSearch) fillProgress(pr *Progress) {
@@ -458,7 +470,7 @@ func (sr *mipSearch) checkLimits() (Status, error, bool) {
 	if sr.opt.NodeLimit > 0 && sr.nodes >= sr.opt.NodeLimit {
 		return NodeLimit, nil, true
 	}
-	if sr.opt.IterationLimit > 0 && sr.iterations() >= sr.opt.IterationLimit {
+	if sr.iterationsOut() {
 		return IterationLimit, nil, true
 	}
 	now := time.Now()
@@ -523,15 +535,8 @@ func (sr *mipSearch) solveLP(iterCap int, trial bool) (Status, error) {
 	} else {
 		st, err = sr.mdl.resolve(sr.ctx, lim)
 	}
-	switch st {
-	case Cancelled:
-		return st, &errStop{Cancelled, err}
-	case TimeLimit:
-		return st, &errStop{TimeLimit, nil}
-	case IterationLimit:
-		if sr.opt.IterationLimit > 0 && sr.iterations() >= sr.opt.IterationLimit {
-			return st, &errStop{IterationLimit, nil}
-		}
+	if stop := sr.stopOf(st, err); stop != nil {
+		return st, stop
 	}
 	// A node LP that the full path could not verify is solved again from
 	// scratch: from the slack basis by the warm path and the full one, then
@@ -545,14 +550,26 @@ func (sr *mipSearch) solveLP(iterCap int, trial bool) (Status, error) {
 		} else {
 			st, err = sr.mdl.solve(sr.ctx, lim)
 		}
-		switch st {
-		case Cancelled:
-			return st, &errStop{Cancelled, err}
-		case TimeLimit:
-			return st, &errStop{TimeLimit, nil}
+		if stop := sr.stopOf(st, err); stop != nil {
+			return st, stop
 		}
 	}
 	return st, err
+}
+
+// stopOf is the *errStop of an LP solve that ended st (with err) on a limit
+// or cancellation of the search, or nil: an iteration cap of the caller
+// below the search's limit is no stop.
+func (sr *mipSearch) stopOf(st Status, err error) error {
+	switch {
+	case st == Cancelled:
+		return &errStop{Cancelled, err}
+	case st == TimeLimit:
+		return &errStop{TimeLimit, nil}
+	case st == IterationLimit && sr.iterationsOut():
+		return &errStop{IterationLimit, nil}
+	}
+	return nil
 }
 
 // lpObjective is the internal objective of the model's current primal
@@ -615,6 +632,11 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			// after the repair LP: branch on the columns that are not
 			// exactly integral, or give up on the node when there are none.
 			if frac = sr.fractional(1e-12); len(frac) == 0 {
+				if sr.iterationsOut() {
+					// The repair LP may have been cut short by the
+					// iteration limit: stop with the node open.
+					return nil, &errStop{IterationLimit, nil}
+				}
 				sr.dropped = min(sr.dropped, z)
 				sr.givenUp++
 				return nil, nil
@@ -1078,9 +1100,10 @@ func (sr *mipSearch) tryIncumbent(x []float64, repair bool) bool {
 // repairContinuous fixes the integer columns at their values in pt and
 // solves the LP over the continuous columns of the original problem (no
 // cuts: their safety margins and tolerances could make the fixed LP
-// slightly infeasible) from scratch. It returns the repaired point (nil
-// when the LP is not optimal), its objective and whether it passes the
-// strict check.
+// slightly infeasible) from scratch, within the iterations that
+// Options.IterationLimit leaves (none left: no repair). It returns the
+// repaired point (nil when the LP is not optimal), its objective and
+// whether it passes the strict check.
 func (sr *mipSearch) repairContinuous(pt []float64) ([]float64, float64, bool) {
 	if len(sr.intCols) == sr.p.NumCols() {
 		return nil, 0, false
@@ -1099,6 +1122,12 @@ func (sr *mipSearch) repairContinuous(pt []float64) ([]float64, float64, bool) {
 		return nil, 0, false
 	}
 	lim := lpLimits{Deadline: sr.lim.Deadline, Start: sr.lim.Start}
+	switch left := sr.iterationsLeft(); {
+	case left == 0:
+		return nil, 0, false
+	case left > 0:
+		lim.IterationLimit = left
+	}
 	st, err := mdl.solve(sr.ctx, lim)
 	sr.extraIters += mdl.s.iters
 	if err != nil || st != Optimal {

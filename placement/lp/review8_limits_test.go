@@ -114,7 +114,6 @@ ENDATA
 // random LPs with limits 1–13). Severity: low (a limit overrun by a few
 // iterations; results stay correct).
 func TestReview8MILPIterationLimit(t *testing.T) {
-	t.Skip("finding: a MILP solved with IterationLimit 3 stops after 5 iterations, and with IterationLimit 5 returns Optimal after 6")
 	p, err := lp.ReadMPS(strings.NewReader(review8IterMILP))
 	if err != nil {
 		t.Fatal(err)
