@@ -111,6 +111,8 @@ type mipSearch struct {
 	objIntegral bool        // z − sense·Offset is an integer at every integer point
 	objStep     float64     // sense·Offset: integral objective values are objStep + k
 	gapTol      float64
+	scaleExp    int  // bound of the model's scale factors (scaleFactors)
+	rootRetry   bool // checkRootRay rebuilt the model: solve the root again
 
 	// Incumbent.
 	incX   []float64
@@ -267,7 +269,8 @@ func newMIPSearch(ctx context.Context, p *Problem, opt Options, start time.Time)
 		sr.pcN[i] = make([]int, n)
 	}
 	sr.x = make([]float64, n)
-	mdl, err := newLPModel(&w)
+	sr.scaleExp = scaleExp
+	mdl, err := newLPModelScaled(&w, sr.scaleExp)
 	if err != nil {
 		return nil, err
 	}
@@ -598,6 +601,17 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			// Not verified even from scratch (below the root).
 			sr.branchUnsolved(nd)
 			return nil, nil
+		case st == Infeasible && nd.depth == 0:
+			// Once per solve: the root's Farkas ray is checked, and the
+			// root solved again with wider scaling if it fails.
+			if err := sr.checkRootRay(nd); err != nil {
+				return nil, err
+			}
+			if sr.rootRetry {
+				sr.rootRetry = false
+				continue
+			}
+			return nil, nil
 		case st == Infeasible:
 			return nil, nil
 		case st == Unbounded:
@@ -696,6 +710,40 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 		}
 		return sr.branch(nd, z, col, childBound), nil
 	}
+}
+
+// checkRootRay checks the Farkas ray of the root LP, found infeasible, on
+// the working problem with the root node's bounds (as Result.Verify does
+// for an LP at verifyTol). When it fails and the model's scaling held a
+// factor at its bound, the model is rebuilt with factors up to
+// 2^±wideScaleExp and rootRetry set, so that the root is solved again;
+// when it fails otherwise, the answer is an ErrNumerical error rather than
+// Infeasible.
+func (sr *mipSearch) checkRootRay(nd *mipNode) error {
+	q := *sr.w
+	q.Integer = nil
+	q.ColLower = make([]float64, q.NumCols())
+	q.ColUpper = make([]float64, q.NumCols())
+	for j := range q.ColLower {
+		q.ColLower[j], q.ColUpper[j] = sr.mdl.colBounds(j)
+	}
+	r := sr.mdl.result(Infeasible)
+	if r.Verify(&q, verifyTol) == nil {
+		return nil
+	}
+	if sr.mdl.clamped && sr.scaleExp < wideScaleExp {
+		sr.scaleExp = wideScaleExp
+		iters := sr.mdl.s.iters
+		if mdl, err := newLPModelScaled(sr.w, sr.scaleExp); err == nil {
+			mdl.s.iters = iters
+			sr.mdl = mdl
+			sr.applied = nil
+			sr.applyNode(nd)
+			sr.rootRetry = true
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: the Farkas ray of the infeasible root LP fails its certificate", ErrNumerical)
 }
 
 // branchUnsolved handles a node whose LP could not be solved: it has no
