@@ -180,7 +180,7 @@ func solveMIP(ctx context.Context, p *Problem, opt Options, start time.Time) (Re
 	if ctx.Err() != nil {
 		return sr.result(Cancelled, start), context.Cause(ctx)
 	}
-	if latticeInfeasibleRow(p) >= 0 {
+	if latticeInfeasibleRow(p) >= 0 || equalitiesExcludeLattice(p) {
 		return sr.result(Infeasible, start), nil
 	}
 	st, serr := sr.search()

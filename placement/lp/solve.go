@@ -58,7 +58,9 @@ import (
 // checked as an LP's is (wider scaling, then ErrNumerical). Before the search, a row whose columns
 // are all integer and whose (scaled) integer coefficients have a gcd with
 // no multiple in the row's range proves the MIP infeasible, whatever the
-// column bounds. Its
+// column bounds; so do equality rows of that kind with no common integer
+// solution (found by unimodular column operations, within a work limit).
+// Its
 // Result holds the incumbent (X, Objective, RowActivity: integer columns
 // exactly integral, every row and bound satisfied within 1e-7 relative),
 // Bound (the best bound of the open nodes and of the nodes pruned only
