@@ -111,8 +111,7 @@ type mipSearch struct {
 	objIntegral bool        // z − sense·Offset is an integer at every integer point
 	objStep     float64     // sense·Offset: integral objective values are objStep + k
 	gapTol      float64
-	scaleExp    int  // bound of the model's scale factors (scaleFactors)
-	rootRetry   bool // checkRootRay rebuilt the model: solve the root again
+	scaleExp    int // bound of the model's scale factors (scaleFactors)
 
 	// Incumbent.
 	incX   []float64
@@ -604,11 +603,11 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 		case st == Infeasible && nd.depth == 0:
 			// Once per solve: the root's Farkas ray is checked, and the
 			// root solved again with wider scaling if it fails.
-			if err := sr.checkRootRay(nd); err != nil {
+			again, err := sr.checkRootRay(nd)
+			if err != nil {
 				return nil, err
 			}
-			if sr.rootRetry {
-				sr.rootRetry = false
+			if again {
 				continue
 			}
 			return nil, nil
@@ -716,10 +715,10 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 // the working problem with the root node's bounds (as Result.Verify does
 // for an LP at verifyTol). When it fails and the model's scaling held a
 // factor at its bound, the model is rebuilt with factors up to
-// 2^±wideScaleExp and rootRetry set, so that the root is solved again;
-// when it fails otherwise, the answer is an ErrNumerical error rather than
+// 2^±wideScaleExp and again is true: the root must be solved again. When
+// it fails otherwise, the answer is an ErrNumerical error rather than
 // Infeasible.
-func (sr *mipSearch) checkRootRay(nd *mipNode) error {
+func (sr *mipSearch) checkRootRay(nd *mipNode) (again bool, err error) {
 	q := *sr.w
 	q.Integer = nil
 	q.ColLower = make([]float64, q.NumCols())
@@ -729,7 +728,7 @@ func (sr *mipSearch) checkRootRay(nd *mipNode) error {
 	}
 	r := sr.mdl.result(Infeasible)
 	if r.Verify(&q, verifyTol) == nil {
-		return nil
+		return false, nil
 	}
 	if sr.mdl.clamped && sr.scaleExp < wideScaleExp {
 		sr.scaleExp = wideScaleExp
@@ -739,11 +738,10 @@ func (sr *mipSearch) checkRootRay(nd *mipNode) error {
 			sr.mdl = mdl
 			sr.applied = nil
 			sr.applyNode(nd)
-			sr.rootRetry = true
-			return nil
+			return true, nil
 		}
 	}
-	return fmt.Errorf("%w: the Farkas ray of the infeasible root LP fails its certificate", ErrNumerical)
+	return false, fmt.Errorf("%w: the Farkas ray of the infeasible root LP fails its certificate", ErrNumerical)
 }
 
 // branchUnsolved handles a node whose LP could not be solved: it has no
