@@ -395,7 +395,7 @@ func (sr *mipSearch) appendCuts(cuts []cut) error {
 // extra logicals basic for the added rows.
 func (sr *mipSearch) rebuildModel(nw *Problem, b *Basis, added int) error {
 	iters := sr.mdl.s.iters
-	mdl, err := newLPModel(nw)
+	mdl, err := newLPModelScaled(nw, sr.scaleExp)
 	if err != nil {
 		return err
 	}

@@ -28,6 +28,9 @@ const (
 	strictTol = 1e-7
 	magTol    = 1e-9
 	feasTol   = 1e-6
+	// defaultGap is the relative gap of Options.Gap 0: a node whose bound
+	// is within it of the incumbent counts as proven no better.
+	defaultGap = 1e-9
 )
 
 // Parameters of the search.
@@ -108,6 +111,7 @@ type mipSearch struct {
 	objIntegral bool        // z − sense·Offset is an integer at every integer point
 	objStep     float64     // sense·Offset: integral objective values are objStep + k
 	gapTol      float64
+	scaleExp    int // bound of the model's scale factors (scaleFactors)
 
 	// Incumbent.
 	incX   []float64
@@ -121,7 +125,12 @@ type mipSearch struct {
 	// points that fail the feasibility check even after repair), +Inf with
 	// none: their region is not explored, so it stays in the bound.
 	dropped float64
-	givenUp int // nodes given up on, those of sub-MIPs included
+	// gapPruned is the lowest bound (rounded, internal) of the regions
+	// pruned only because Options.Gap allows it (their bound is more than
+	// defaultGap below the incumbent), +Inf with none: they are not
+	// explored, so their bound stays in the search's bound.
+	gapPruned float64
+	givenUp   int // nodes given up on, those of sub-MIPs included
 	// lpRetries counts node LPs solved again from scratch after a
 	// numerical failure, unsolved those split unsolved (branchUnsolved).
 	lpRetries, unsolved int
@@ -165,7 +174,12 @@ func solveMIP(ctx context.Context, p *Problem, opt Options, start time.Time) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	if !sr.hasInc && latticeInfeasibleRow(p) >= 0 {
+	// A context that has ended is honoured before any proof: the search
+	// would stop at its first check, the gcd test below would not.
+	if ctx.Err() != nil {
+		return sr.result(Cancelled, start), context.Cause(ctx)
+	}
+	if latticeInfeasibleRow(p) >= 0 || equalitiesExcludeLattice(p) {
 		return sr.result(Infeasible, start), nil
 	}
 	st, serr := sr.search()
@@ -222,7 +236,7 @@ func newMIPSearch(ctx context.Context, p *Problem, opt Options, start time.Time)
 	n := p.NumCols()
 	w.ColLower = append([]float64(nil), p.ColLower...)
 	w.ColUpper = append([]float64(nil), p.ColUpper...)
-	sr := &mipSearch{p: p, w: &w, ctx: ctx, opt: opt, sense: 1, isInt: make([]bool, n), curBound: math.Inf(-1), dropped: math.Inf(1)}
+	sr := &mipSearch{p: p, w: &w, ctx: ctx, opt: opt, sense: 1, isInt: make([]bool, n), curBound: math.Inf(-1), dropped: math.Inf(1), gapPruned: math.Inf(1)}
 	if p.Maximize {
 		sr.sense = -1
 	}
@@ -238,7 +252,7 @@ func newMIPSearch(ctx context.Context, p *Problem, opt Options, start time.Time)
 	sr.rootUp = w.ColUpper
 	sr.gapTol = opt.Gap
 	if sr.gapTol == 0 {
-		sr.gapTol = 1e-9
+		sr.gapTol = defaultGap
 	}
 	sr.objIntegral = true
 	for j := 0; j < n; j++ {
@@ -254,7 +268,8 @@ func newMIPSearch(ctx context.Context, p *Problem, opt Options, start time.Time)
 		sr.pcN[i] = make([]int, n)
 	}
 	sr.x = make([]float64, n)
-	mdl, err := newLPModel(&w)
+	sr.scaleExp = scaleExp
+	mdl, err := newLPModelScaled(&w, sr.scaleExp)
 	if err != nil {
 		return nil, err
 	}
@@ -281,6 +296,18 @@ func newMIPSearch(ctx context.Context, p *Problem, opt Options, start time.Time)
 // iterations is the number of simplex iterations so far, sub-MIPs
 // included.
 func (sr *mipSearch) iterations() int { return sr.mdl.s.iters + sr.extraIters }
+
+// iterationsLeft is what Options.IterationLimit leaves of the search's
+// iterations (≥ 0), or −1 without a limit.
+func (sr *mipSearch) iterationsLeft() int {
+	if sr.opt.IterationLimit == 0 {
+		return -1
+	}
+	return max(sr.opt.IterationLimit-sr.iterations(), 0)
+}
+
+// iterationsOut reports whether Options.IterationLimit is reached.
+func (sr *mipSearch) iterationsOut() bool { return sr.iterationsLeft() == 0 }
 
 // fillProgress completes pr, reported by the simplex within a node, with
 // the incumbent, the best bound of the tree and the gap.
@@ -309,11 +336,11 @@ func (sr *mipSearch) gap(inc, bound float64) float64 {
 	return math.Abs(inc-bound) / max(1, math.Abs(inc))
 }
 
-// bestBound is the lowest bound of the open nodes, of the node being solved
-// and of the nodes given up on (internal), capped by the incumbent; +Inf
-// with none.
+// bestBound is the lowest bound of the open nodes, of the node being solved,
+// of the nodes given up on and of the regions pruned within the gap
+// (internal), capped by the incumbent; +Inf with none.
 func (sr *mipSearch) bestBound() float64 {
-	b := min(sr.curBound, sr.dropped)
+	b := min(sr.curBound, sr.dropped, sr.gapPruned)
 	if len(sr.open) > 0 {
 		b = min(b, sr.open[0].bound)
 	}
@@ -331,6 +358,20 @@ func (sr *mipSearch) prunable(z float64) bool {
 	}
 	z = sr.roundBound(z)
 	return sr.incZ-z <= sr.gapTol*max(1, math.Abs(sr.incZ))
+}
+
+// prune reports whether a region with lower bound z is discarded
+// (prunable) and, when it is only because Options.Gap is looser than
+// defaultGap, keeps z in gapPruned: the region may hold better points, so
+// its bound is part of what the search proves.
+func (sr *mipSearch) prune(z float64) bool {
+	if !sr.prunable(z) {
+		return false
+	}
+	if r := sr.roundBound(z); sr.incZ-r > defaultGap*max(1, math.Abs(sr.incZ)) {
+		sr.gapPruned = min(sr.gapPruned, r)
+	}
+	return true
 }
 
 // roundBound raises a lower bound to the next attainable objective value
@@ -415,7 +456,7 @@ func (sr *mipSearch) search() (Status, error) {
 // A heuristic's sub-MIP keeps st: its incumbents are only candidates, each
 // checked on the original problem.
 func (sr *mipSearch) finish(st Status) (Status, error) {
-	if sr.isSub || sr.dropped == math.Inf(1) || sr.prunable(sr.dropped) {
+	if sr.isSub || sr.dropped == math.Inf(1) || sr.prune(sr.dropped) {
 		return st, nil
 	}
 	return NotSolved, fmt.Errorf("%w: branch-and-bound gave up on a node of bound %.10g whose integral point fails the feasibility check, so the result is not proven",
@@ -431,7 +472,7 @@ func (sr *mipSearch) checkLimits() (Status, error, bool) {
 	if sr.opt.NodeLimit > 0 && sr.nodes >= sr.opt.NodeLimit {
 		return NodeLimit, nil, true
 	}
-	if sr.opt.IterationLimit > 0 && sr.iterations() >= sr.opt.IterationLimit {
+	if sr.iterationsOut() {
 		return IterationLimit, nil, true
 	}
 	now := time.Now()
@@ -496,15 +537,8 @@ func (sr *mipSearch) solveLP(iterCap int, trial bool) (Status, error) {
 	} else {
 		st, err = sr.mdl.resolve(sr.ctx, lim)
 	}
-	switch st {
-	case Cancelled:
-		return st, &errStop{Cancelled, err}
-	case TimeLimit:
-		return st, &errStop{TimeLimit, nil}
-	case IterationLimit:
-		if sr.opt.IterationLimit > 0 && sr.iterations() >= sr.opt.IterationLimit {
-			return st, &errStop{IterationLimit, nil}
-		}
+	if stop := sr.stopOf(st, err); stop != nil {
+		return st, stop
 	}
 	// A node LP that the full path could not verify is solved again from
 	// scratch: from the slack basis by the warm path and the full one, then
@@ -518,14 +552,26 @@ func (sr *mipSearch) solveLP(iterCap int, trial bool) (Status, error) {
 		} else {
 			st, err = sr.mdl.solve(sr.ctx, lim)
 		}
-		switch st {
-		case Cancelled:
-			return st, &errStop{Cancelled, err}
-		case TimeLimit:
-			return st, &errStop{TimeLimit, nil}
+		if stop := sr.stopOf(st, err); stop != nil {
+			return st, stop
 		}
 	}
 	return st, err
+}
+
+// stopOf is the *errStop of an LP solve that ended st (with err) on a limit
+// or cancellation of the search, or nil: an iteration cap of the caller
+// below the search's limit is no stop.
+func (sr *mipSearch) stopOf(st Status, err error) error {
+	switch {
+	case st == Cancelled:
+		return &errStop{Cancelled, err}
+	case st == TimeLimit:
+		return &errStop{TimeLimit, nil}
+	case st == IterationLimit && sr.iterationsOut():
+		return &errStop{IterationLimit, nil}
+	}
+	return nil
 }
 
 // lpObjective is the internal objective of the model's current primal
@@ -554,6 +600,17 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			// Not verified even from scratch (below the root).
 			sr.branchUnsolved(nd)
 			return nil, nil
+		case st == Infeasible && nd.depth == 0:
+			// Once per solve: the root's Farkas ray is checked, and the
+			// root solved again with wider scaling if it fails.
+			again, err := sr.checkRootRay(nd)
+			if err != nil {
+				return nil, err
+			}
+			if again {
+				continue
+			}
+			return nil, nil
 		case st == Infeasible:
 			return nil, nil
 		case st == Unbounded:
@@ -576,7 +633,7 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 		if z > nd.bound {
 			nd.bound, sr.curBound = z, z
 		}
-		if sr.prunable(z) {
+		if sr.prune(z) {
 			return nil, nil
 		}
 		frac := sr.fractional(intTol)
@@ -588,13 +645,18 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			// after the repair LP: branch on the columns that are not
 			// exactly integral, or give up on the node when there are none.
 			if frac = sr.fractional(1e-12); len(frac) == 0 {
+				if sr.iterationsOut() {
+					// The repair LP may have been cut short by the
+					// iteration limit: stop with the node open.
+					return nil, &errStop{IterationLimit, nil}
+				}
 				sr.dropped = min(sr.dropped, z)
 				sr.givenUp++
 				return nil, nil
 			}
 		}
 		sr.simpleRounding()
-		if sr.prunable(z) {
+		if sr.prune(z) {
 			return nil, nil
 		}
 		if nd.depth == 0 && !sr.cutsDone {
@@ -609,7 +671,7 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			if err := sr.subMIP(); err != nil {
 				return nil, err
 			}
-			if sr.prunable(z) {
+			if sr.prune(z) {
 				return nil, nil
 			}
 		}
@@ -617,7 +679,7 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			if err := sr.propDive(nd, z, sr.propDiveBudget()); err != nil {
 				return nil, err
 			}
-			if sr.prunable(z) {
+			if sr.prune(z) {
 				return nil, nil
 			}
 		}
@@ -625,7 +687,7 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			if err := sr.dive(nd, z); err != nil {
 				return nil, err
 			}
-			if sr.prunable(z) {
+			if sr.prune(z) {
 				return nil, nil
 			}
 		}
@@ -647,6 +709,39 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 		}
 		return sr.branch(nd, z, col, childBound), nil
 	}
+}
+
+// checkRootRay checks the Farkas ray of the root LP, found infeasible, on
+// the working problem with the root node's bounds (as Result.Verify does
+// for an LP at verifyTol). When it fails and the model's scaling held a
+// factor at its bound, the model is rebuilt with factors up to
+// 2^±wideScaleExp and again is true: the root must be solved again. When
+// it fails otherwise, the answer is an ErrNumerical error rather than
+// Infeasible.
+func (sr *mipSearch) checkRootRay(nd *mipNode) (again bool, err error) {
+	q := *sr.w
+	q.Integer = nil
+	q.ColLower = make([]float64, q.NumCols())
+	q.ColUpper = make([]float64, q.NumCols())
+	for j := range q.ColLower {
+		q.ColLower[j], q.ColUpper[j] = sr.mdl.colBounds(j)
+	}
+	r := sr.mdl.result(Infeasible)
+	if r.Verify(&q, verifyTol) == nil {
+		return false, nil
+	}
+	if sr.mdl.clamped && sr.scaleExp < wideScaleExp {
+		sr.scaleExp = wideScaleExp
+		iters := sr.mdl.s.iters
+		if mdl, err := newLPModelScaled(sr.w, sr.scaleExp); err == nil {
+			mdl.s.iters = iters
+			sr.mdl = mdl
+			sr.applied = nil
+			sr.applyNode(nd)
+			return true, nil
+		}
+	}
+	return false, fmt.Errorf("%w: the Farkas ray of the infeasible root LP fails its certificate", ErrNumerical)
 }
 
 // branchUnsolved handles a node whose LP could not be solved: it has no
@@ -671,7 +766,7 @@ func (sr *mipSearch) branchUnsolved(nd *mipNode) {
 		sr.givenUp++
 		return
 	}
-	if sr.prunable(nd.bound) {
+	if sr.prune(nd.bound) {
 		return
 	}
 	lo, up := sr.mdl.colBounds(col)
@@ -742,10 +837,10 @@ func (sr *mipSearch) branch(nd *mipNode, z float64, col int, childBound [2]float
 	if dGain < uGain || (dGain == uGain && v-fl < 0.5) {
 		first, second = down, upc
 	}
-	if sr.prunable(second.bound) {
+	if sr.prune(second.bound) {
 		second = nil
 	}
-	if sr.prunable(first.bound) {
+	if sr.prune(first.bound) {
 		first, second = second, nil
 	}
 	if second != nil {
@@ -892,7 +987,7 @@ func (sr *mipSearch) selectBranch(nd *mipNode, z float64, frac []int) (col int, 
 			case Optimal:
 				zc := sr.lpObjective()
 				gain[d], exact[d] = max(zc-z, 0), max(zc, z)
-				if sr.prunable(zc) {
+				if sr.prune(zc) {
 					exact[d] = math.Inf(1)
 				}
 			case IterationLimit: // an estimate only
@@ -1051,9 +1146,10 @@ func (sr *mipSearch) tryIncumbent(x []float64, repair bool) bool {
 // repairContinuous fixes the integer columns at their values in pt and
 // solves the LP over the continuous columns of the original problem (no
 // cuts: their safety margins and tolerances could make the fixed LP
-// slightly infeasible) from scratch. It returns the repaired point (nil
-// when the LP is not optimal), its objective and whether it passes the
-// strict check.
+// slightly infeasible) from scratch, within the iterations that
+// Options.IterationLimit leaves (none left: no repair). It returns the
+// repaired point (nil when the LP is not optimal), its objective and
+// whether it passes the strict check.
 func (sr *mipSearch) repairContinuous(pt []float64) ([]float64, float64, bool) {
 	if len(sr.intCols) == sr.p.NumCols() {
 		return nil, 0, false
@@ -1072,6 +1168,12 @@ func (sr *mipSearch) repairContinuous(pt []float64) ([]float64, float64, bool) {
 		return nil, 0, false
 	}
 	lim := lpLimits{Deadline: sr.lim.Deadline, Start: sr.lim.Start}
+	switch left := sr.iterationsLeft(); {
+	case left == 0:
+		return nil, 0, false
+	case left > 0:
+		lim.IterationLimit = left
+	}
 	st, err := mdl.solve(sr.ctx, lim)
 	sr.extraIters += mdl.s.iters
 	if err != nil || st != Optimal {
@@ -1182,7 +1284,9 @@ func (sr *mipSearch) result(st Status, start time.Time) Result {
 	switch st {
 	case Optimal:
 		if len(sr.open) == 0 {
-			b = sr.incZ
+			// Nodes given up on within defaultGap count as proven; those
+			// pruned within a looser Options.Gap do not.
+			b = min(sr.incZ, sr.gapPruned)
 		}
 	case Infeasible:
 		b = math.Inf(1)
@@ -1198,9 +1302,6 @@ func (sr *mipSearch) result(st Status, start time.Time) Result {
 		res.Objective = sr.sense * sr.incZ
 		res.RowActivity = rowActivity(sr.p, res.X)
 		res.Gap = sr.gap(res.Objective, res.Bound)
-		if st == Optimal && len(sr.open) == 0 {
-			res.Gap = 0
-		}
 	} else {
 		res.Gap = math.Inf(1)
 	}

@@ -32,6 +32,7 @@ type lpModel struct {
 	colScale []float64
 	sense    float64 // +1 minimise, −1 maximise
 	lastIter int     // iterations of the last solve
+	clamped  bool    // a scale factor was held at its bound (scaleFactors)
 }
 
 // verifyTol is the relative tolerance at which lpModel.solve checks an
@@ -48,14 +49,20 @@ type lpLimits struct {
 
 // newLPModel validates p and builds its internal scaled form with the slack
 // basis.
-func newLPModel(p *Problem) (*lpModel, error) {
+func newLPModel(p *Problem) (*lpModel, error) { return newLPModelScaled(p, scaleExp) }
+
+// newLPModelScaled is newLPModel with scale factors within 2^±maxExp. With
+// factors wider than the default ones, scaled data that over- or underflow
+// (an infinite or zero value where p's is finite or non-zero) are an
+// ErrNumerical error.
+func newLPModelScaled(p *Problem, maxExp int) (*lpModel, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	m, n := p.NumRows(), p.NumCols()
-	rs, cs := scaleFactors(&p.A)
+	rs, cs, clamped := scaleFactors(&p.A, maxExp)
 	s := newSimplex(m, n)
-	mdl := &lpModel{p: p, s: s, rowScale: rs, colScale: cs, sense: 1}
+	mdl := &lpModel{p: p, s: s, rowScale: rs, colScale: cs, sense: 1, clamped: clamped}
 	if p.Maximize {
 		mdl.sense = -1
 	}
@@ -96,9 +103,41 @@ func newLPModel(p *Problem) (*lpModel, error) {
 	for i := 0; i < m; i++ {
 		s.setBounds(n+i, -p.RowUpper[i]*rs[i], -p.RowLower[i]*rs[i])
 	}
+	if maxExp > scaleExp && !mdl.scaledDataSound() {
+		return nil, fmt.Errorf("%w: the scaled problem over- or underflows", ErrNumerical)
+	}
 	copy(s.work, s.cost)
 	s.initSlackBasis()
 	return mdl, nil
+}
+
+// scaledDataSound reports whether every scaled coefficient, cost and bound
+// is finite where p's is, and non-zero where p's is.
+func (mdl *lpModel) scaledDataSound() bool {
+	p, s := mdl.p, mdl.s
+	sound := func(orig, scaled float64) bool {
+		return math.IsInf(orig, 0) == math.IsInf(scaled, 0) && (orig == 0) == (scaled == 0)
+	}
+	k := 0
+	for j := 0; j < s.n; j++ {
+		for q := p.A.Start[j]; q < p.A.Start[j+1]; q++ {
+			if v := p.A.Value[q]; v != 0 {
+				if !sound(v, s.aValue[k]) {
+					return false
+				}
+				k++
+			}
+		}
+		if !sound(p.Cost[j], s.cost[j]) || !sound(p.ColLower[j], s.lower[j]) || !sound(p.ColUpper[j], s.upper[j]) {
+			return false
+		}
+	}
+	for i := 0; i < s.m; i++ {
+		if !sound(p.RowUpper[i], s.lower[s.n+i]) || !sound(p.RowLower[i], s.upper[s.n+i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // setColBounds changes the bounds of column j (problem units) for the next

@@ -2,13 +2,29 @@ package lp
 
 import "math"
 
+// Bounds of the scale factors: 2^±scaleExp for a model's first solve,
+// 2^±wideScaleExp for the retry of an LP whose answer failed its
+// certificate with factors at the first bound (a coefficient of 1e-40,
+// which needs a factor near 2^133). Wide factors can make the scaled data
+// overflow: newLPModel rejects those.
+const (
+	scaleExp     = 50
+	wideScaleExp = 500
+)
+
 // scaleFactors computes row and column scale factors R, C for the matrix
 // a: the scaled matrix is R·A·C. A few geometric-mean passes (each row and
 // then each column divided by the geometric mean of its largest and
 // smallest magnitude) are followed by an equilibration of the columns
-// (largest magnitude 1). Every factor is rounded to a power of two, so that
-// scaling and unscaling are exact.
-func scaleFactors(a *Matrix) (rowScale, colScale []float64) {
+// (largest magnitude 1). Every factor is rounded to a power of two within
+// [2^−maxExp, 2^maxExp], so that scaling and unscaling are exact; clamped
+// reports whether a factor was held at that bound.
+func scaleFactors(a *Matrix, maxExp int) (rowScale, colScale []float64, clamped bool) {
+	pow2 := func(f float64) float64 {
+		v, c := pow2Within(f, maxExp)
+		clamped = clamped || c
+		return v
+	}
 	m, n := a.Rows, a.Cols
 	rowScale = make([]float64, m)
 	colScale = make([]float64, n)
@@ -19,7 +35,7 @@ func scaleFactors(a *Matrix) (rowScale, colScale []float64) {
 		colScale[j] = 1
 	}
 	if a.NNZ() == 0 {
-		return rowScale, colScale
+		return rowScale, colScale, false
 	}
 	rmin := make([]float64, m)
 	rmax := make([]float64, m)
@@ -58,7 +74,7 @@ func scaleFactors(a *Matrix) (rowScale, colScale []float64) {
 		}
 		for i := range m {
 			if rmax[i] > 0 {
-				rowScale[i] = pow2(1 / math.Sqrt(rmin[i]*rmax[i]))
+				rowScale[i] = pow2(1 / geoMean(rmin[i], rmax[i]))
 			}
 		}
 		for j := 0; j < n; j++ {
@@ -72,7 +88,7 @@ func scaleFactors(a *Matrix) (rowScale, colScale []float64) {
 				hi = max(hi, v)
 			}
 			if hi > 0 {
-				colScale[j] = pow2(1 / math.Sqrt(lo*hi))
+				colScale[j] = pow2(1 / geoMean(lo, hi))
 			}
 		}
 		sp := spread()
@@ -90,16 +106,26 @@ func scaleFactors(a *Matrix) (rowScale, colScale []float64) {
 			colScale[j] = pow2(1 / hi)
 		}
 	}
-	return rowScale, colScale
+	return rowScale, colScale, clamped
 }
 
-// pow2 rounds a positive factor to the nearest power of two, within
-// [2⁻⁵⁰, 2⁵⁰].
-func pow2(f float64) float64 {
+// geoMean is √(a·b) for positive a, b, also when a·b under- or overflows.
+func geoMean(a, b float64) float64 {
+	if g := math.Sqrt(a * b); g > 0 && !math.IsInf(g, 0) {
+		return g
+	}
+	return math.Sqrt(a) * math.Sqrt(b)
+}
+
+// pow2Within rounds a positive factor to the nearest power of two within
+// [2^−maxExp, 2^maxExp] (1 for a factor that is not positive and finite)
+// and reports whether the bound held it.
+func pow2Within(f float64, maxExp int) (float64, bool) {
 	if !(f > 0) || math.IsInf(f, 0) {
-		return 1
+		return 1, false
 	}
 	e := math.Round(math.Log2(f))
-	e = max(-50, min(50, e))
-	return math.Ldexp(1, int(e))
+	c := math.Abs(e) > float64(maxExp)
+	e = max(-float64(maxExp), min(float64(maxExp), e))
+	return math.Ldexp(1, int(e)), c
 }

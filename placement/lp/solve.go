@@ -2,6 +2,7 @@ package lp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -24,7 +25,13 @@ import (
 // problem with box bounds. After the perturbation is removed a bounded
 // primal simplex cleans up; it also finds the ray of an unbounded problem.
 // An optimal answer is checked with Result.Verify before it is returned
-// and refined with tighter tolerances if its unscaled certificate fails.
+// and refined with tighter tolerances if its unscaled certificate fails;
+// an infeasible answer's Farkas ray is checked too. When a numerical
+// failure or a failing ray comes from a scaling that held a factor at its
+// bound (2^±50: a coefficient such as 1e-40 stays far from 1 scaled and
+// looks like 0 to the simplex), the LP is solved again from the slack
+// basis with factors up to 2^±500. A Farkas ray that still fails is not
+// returned: the solve ends NotSolved with an ErrNumerical error.
 //
 // An LP solved to Optimal comes with primal values, row activities, row
 // duals, reduced costs and the final basis; Infeasible with a Farkas ray;
@@ -47,14 +54,18 @@ import (
 // rows, backtrack, hand the rest to a sub-MIP) and RENS/RINS sub-MIPs. A
 // node LP that cannot be verified is retried from the slack basis and,
 // failing that, branched on with its bound kept, so the search never
-// prunes on an unverified bound. Before the search, a row whose columns
+// prunes on an unverified bound. An infeasible root LP's Farkas ray is
+// checked as an LP's is (wider scaling, then ErrNumerical). Before the search, a row whose columns
 // are all integer and whose (scaled) integer coefficients have a gcd with
 // no multiple in the row's range proves the MIP infeasible, whatever the
-// column bounds. Its
+// column bounds; so do equality rows of that kind with no common integer
+// solution (found by unimodular column operations, within a work limit).
+// Its
 // Result holds the incumbent (X, Objective, RowActivity: integer columns
 // exactly integral, every row and bound satisfied within 1e-7 relative),
-// Bound (the best bound of the open nodes, rounded up to the next
-// attainable value when the objective is integral), Gap and Nodes; no
+// Bound (the best bound of the open nodes and of the nodes pruned only
+// within opt.Gap, rounded up to the next attainable value when the
+// objective is integral), Gap and Nodes; no
 // duals, basis or ray. Optimal means proven within opt.Gap (default
 // 1e-9). Infeasible means no integer point exists; Unbounded that the
 // relaxation is unbounded and an integer point (X) exists. On a node, time
@@ -100,7 +111,39 @@ func Solve(ctx context.Context, p *Problem, opt Options) (Result, error) {
 	}
 	st, serr := mdl.solve(ctx, lim)
 	res := mdl.result(st)
+	if st == Infeasible && res.Verify(p, verifyTol) != nil || errors.Is(serr, ErrNumerical) {
+		res, serr = solveWide(ctx, p, lim, mdl, res, serr)
+	}
 	res.Elapsed = time.Since(start)
+	return res, serr
+}
+
+// solveWide answers an LP whose solve by mdl ended in res and serr with a
+// Farkas ray that fails its certificate or with a numerical failure. When
+// mdl's scaling held a factor at its bound (a coefficient far from 1, such
+// as 1e-40, stays far from 1 scaled and the simplex takes it for 0), the LP
+// is solved again from the slack basis with factors up to 2^±wideScaleExp,
+// within the iterations the limit leaves. An Infeasible answer whose ray
+// still fails is not returned: the result is NotSolved with an
+// ErrNumerical error.
+func solveWide(ctx context.Context, p *Problem, lim lpLimits, mdl *lpModel, res Result, serr error) (Result, error) {
+	iters := res.Iterations
+	left := lim.IterationLimit - iters
+	if mdl.clamped && (lim.IterationLimit == 0 || left > 0) {
+		if wide, err := newLPModelScaled(p, wideScaleExp); err == nil {
+			wl := lim
+			if lim.IterationLimit > 0 {
+				wl.IterationLimit = left
+			}
+			st, werr := wide.solve(ctx, wl)
+			res, serr = wide.result(st), werr
+			res.Iterations += iters
+		}
+	}
+	if res.Status == Infeasible && res.Verify(p, verifyTol) != nil {
+		res = Result{Status: NotSolved, Iterations: res.Iterations, Basis: res.Basis, Bound: math.NaN(), Gap: math.Inf(1)}
+		serr = fmt.Errorf("%w: the Farkas ray of the infeasible answer fails its certificate", ErrNumerical)
+	}
 	return res, serr
 }
 

@@ -164,8 +164,10 @@ type Result struct {
 	Nodes int
 	// Bound is the best proven bound on the objective: equal to Objective
 	// for an LP solved to Optimal; for a MILP the best bound of the open
-	// nodes. Gap is the relative gap between Objective and Bound (0 when
-	// optimal and proven; +Inf without a solution).
+	// nodes and of those pruned only because Options.Gap allowed it. Gap
+	// is the relative gap |Objective − Bound| / max(1, |Objective|): 0 when
+	// proven optimal, at most Options.Gap for a MILP stopped within it
+	// (Status Optimal), +Inf without a solution.
 	Bound, Gap float64
 	// Elapsed is the wall time of the solve.
 	Elapsed time.Duration
