@@ -388,6 +388,13 @@
 // stretch's every slice; diurnal services over a week of hourly slices
 // repeat every day, so a day's slices merge with those of every other day
 // that no job's deadline tells apart.
+// Over time, a commitment c of an offer that others make at no more cost
+// has no column n_kc: one that covers every stretch c covers and, where
+// the offer has a stock, starts with c and pays for no stretch c does not;
+// or two that chain to it, one from c's start paying for no tail, the next
+// to c's last stretch with c's tail (a quarter of monthly rentals is a
+// month and the two after). Its nodes are theirs, at no more cost in any
+// row, and the search no longer explores every way to buy the same nodes.
 //
 // Marginal values come from the relaxation's duals: the saving of one more
 // node of stock (minus the reduced cost of n_k at its bound; the stock rows'
