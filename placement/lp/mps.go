@@ -87,9 +87,12 @@ func ReadMPSFile(path string) (*Problem, error) {
 //     exactly and rounded once. A bound beyond the float64 range is an
 //     error wrapping ErrInvalid.
 //   - BOUNDS: columns default to [0, +Inf). UP sets the upper bound; a
-//     negative UP (or UI) value on a column whose lower bound has not been
-//     set also sets the lower bound to −Inf (the MPSX convention CPLEX and
-//     CLP follow). LO, FX, FR (−Inf, +Inf), MI (lower −Inf, upper kept),
+//     negative UP value on a column whose lower bound has not been set
+//     also sets the lower bound to −Inf (the MPSX convention CPLEX, CBC
+//     and CLP follow). A negative UI value does not, as CBC 2.10 and CLP
+//     read it: on a column whose lower bound is not below it (such as the
+//     default 0) it gives crossed bounds, an error wrapping ErrInvalid
+//     (CBC and CLP call such a problem infeasible). LO, FX, FR (−Inf, +Inf), MI (lower −Inf, upper kept),
 //     PL (upper +Inf), BV (integer in [0, 1]), LI and UI (integer, lower or
 //     upper bound). An integer column from the markers with no BOUNDS entry
 //     at all is binary, [0, 1], as CBC, HiGHS and the MPSX convention read
@@ -796,11 +799,13 @@ func (m *mpsReader) bound(f []string) error {
 	m.initBounds()
 	inf := math.Inf(1)
 	switch typ {
-	case "UP", "UI":
+	case "UP":
 		m.upper[j] = v
 		if v < 0 && !m.lowerSet[j] {
 			m.lower[j] = -inf
 		}
+	case "UI": // a negative value leaves the lower bound alone, as in CBC and CLP
+		m.upper[j] = v
 	case "LO", "LI":
 		m.lower[j], m.lowerSet[j] = v, true
 	case "FX":

@@ -126,6 +126,7 @@ func TestReadMPSRules(t *testing.T) {
 		{"BV with value", "the value of BV is ignored", mk("G", "", "BOUNDS\n BV b x 1\n"), bounds{0, inf}, bounds{0, 1}, bounds{0, inf}, true, 0, false, nil},
 		{"LI", "integer lower bound", mk("G", "", "BOUNDS\n LI b x -3\n"), bounds{0, inf}, bounds{-3, inf}, bounds{0, inf}, true, 0, false, nil},
 		{"UI", "integer upper bound", mk("G", "", "BOUNDS\n UI b x 7\n"), bounds{0, inf}, bounds{0, 7}, bounds{0, inf}, true, 0, false, nil},
+		{"UI negative after LI", "a negative UI keeps the lower bound (CBC, CLP)", mk("G", "", "BOUNDS\n LI b x -5\n UI b x -3\n"), bounds{0, inf}, bounds{-5, -3}, bounds{0, inf}, true, 0, false, nil},
 		{"infinite value", "Inf in a bound is infinite", mk("G", "", "BOUNDS\n LO b x -Inf\n UP b x 1e3\n"), bounds{0, inf}, bounds{-inf, 1000}, bounds{0, inf}, false, 0, false, nil},
 		{"no bound set name", "netlib's fixed files leave the set name blank", mk("G", "", "BOUNDS\n UP           x         4\n MI           y\n"), bounds{0, inf}, bounds{0, 4}, bounds{-inf, inf}, false, 0, false, nil},
 		{"marker integer unbounded", "an integer column without BOUNDS entry is binary (CBC, MPSX)", mk("G", "m", ""), bounds{0, inf}, bounds{0, 1}, bounds{0, inf}, true, 0, false, nil},
