@@ -148,7 +148,6 @@ ENDATA
 // [−20, 50]) against lp.Solve. Severity: medium (the CBC adapter is the
 // test oracle and a user-facing Solver; its status is wrong).
 func TestReview8CBCUnboundedBoxed(t *testing.T) {
-
 	review6CBC(t)
 	p, err := lp.ReadMPS(strings.NewReader(review8BoxedMILP))
 	if err != nil {
@@ -277,7 +276,6 @@ ENDATA
 // C0 + C1 ≤ −3, C0 ≤ −0.5, C1 = −3 integer, `cbc file.lp -solve` says
 // Optimal 1 (C0 = −1), `-preprocess off` says 0.5, as lp.Solve does.
 func TestReview8CBCSuboptimal(t *testing.T) {
-
 	review6CBC(t)
 	p, err := lp.ReadMPS(strings.NewReader(review8SuboptimalMILP))
 	if err != nil {
@@ -316,7 +314,6 @@ func TestReview8CBCSuboptimal(t *testing.T) {
 // class as TestReview8CBCUnboundedBoxed. Severity: medium (the external
 // Solvers return a wrong status on finite data of moderate size).
 func TestReview8COINUnboundedLargeRHS(t *testing.T) {
-
 	review6CBC(t)
 	inf := math.Inf(1)
 	for _, integer := range []bool{false, true} {
