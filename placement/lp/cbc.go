@@ -38,9 +38,7 @@ import (
 // back on with {"-preprocess", "on"})
 //
 // and reads the status from CBC's messages and solution file and the numbers
-// (full float64 precision) from its binary solution file, by index. A MILP
-// with an integer column whose bounds hold no integer is Infeasible without
-// running CBC (which crashes on some such problems without preprocessing).
+// (full float64 precision) from its binary solution file, by index.
 //
 // What the Result holds:
 //   - Status: Optimal, Infeasible, Unbounded, TimeLimit, IterationLimit,
@@ -186,11 +184,6 @@ func solveCOIN(ctx context.Context, run coinRun, p *Problem, opt Options) (Resul
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{Status: Cancelled, Gap: math.Inf(1), Bound: trivialBound(p)}, err
-	}
-	if j := integerGap(p); j >= 0 {
-		// Trivially infeasible, and CBC 2.10.8 without preprocessing
-		// crashes writing its solution for such a column.
-		return Result{Status: Infeasible, Gap: math.Inf(1), Bound: -trivialBound(p), Elapsed: time.Since(start)}, nil
 	}
 
 	dir, err := os.MkdirTemp("", "lp-"+run.name+"-")
@@ -468,17 +461,6 @@ func feasibility(ctx context.Context, run coinRun, p *Problem, opt Options, res 
 	res.Iterations += feas.Iterations
 	res.Nodes += feas.Nodes
 	return feas.Status, nil
-}
-
-// integerGap returns an integer column of p whose bounds hold no integer,
-// or −1.
-func integerGap(p *Problem) int {
-	for j, isInt := range p.Integer {
-		if isInt && math.Ceil(p.ColLower[j]) > math.Floor(p.ColUpper[j]) {
-			return j
-		}
-	}
-	return -1
 }
 
 // emptyInfeasible reports whether p has no non-zero matrix entry and a row
