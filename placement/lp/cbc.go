@@ -463,13 +463,13 @@ func feasibility(ctx context.Context, run coinRun, p *Problem, opt Options, res 
 	return feas.Status, nil
 }
 
-// emptyInfeasible reports whether p has no non-zero matrix entry and a row
-// whose range excludes 0 (its only activity): CLP's "Empty problem" path
-// stops "on difficulties" on such a problem instead of calling it
-// infeasible.
+// emptyInfeasible reports whether p has no non-zero matrix entry outside
+// its free rows (which CBC is not given) and a row whose range excludes 0
+// (its only activity): CLP's "Empty problem" path stops "on difficulties"
+// on such a problem instead of calling it infeasible.
 func emptyInfeasible(p *Problem) bool {
-	for _, a := range p.A.Value {
-		if a != 0 {
+	for k, a := range p.A.Value {
+		if i := p.A.Index[k]; a != 0 && (!math.IsInf(p.RowLower[i], -1) || !math.IsInf(p.RowUpper[i], 1)) {
 			return false
 		}
 	}

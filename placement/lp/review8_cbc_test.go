@@ -345,3 +345,29 @@ func TestReview8COINUnboundedLargeRHS(t *testing.T) {
 		}
 	}
 }
+
+// TestCOINEmptyRowBesideFreeRow: a problem whose only matrix entry lies in
+// a free row (which lp.CBC and lp.CLP do not give the binary) and whose
+// empty row must equal 0.5 is infeasible; cbc and clp, given an empty
+// matrix, stop "on difficulties", which the adapters read as Infeasible
+// only when no entry outside free rows exists. Found by random LPs
+// against lp.Solve (the independent check here).
+func TestCOINEmptyRowBesideFreeRow(t *testing.T) {
+	review6CBC(t)
+	inf := math.Inf(1)
+	p := &lp.Problem{
+		Cost: []float64{2, -1}, ColLower: []float64{3, 1}, ColUpper: []float64{3, inf},
+		RowLower: []float64{-inf, 0.5}, RowUpper: []float64{inf, 0.5},
+		A: lp.Matrix{Rows: 2, Cols: 2, Start: []int{0, 1, 1}, Index: []int{0}, Value: []float64{1}},
+	}
+	own, err := lp.Solve(context.Background(), p, lp.Options{})
+	if err != nil || own.Status != lp.Infeasible {
+		t.Fatalf("lp.Solve: %v %v, want Infeasible", own.Status, err)
+	}
+	for name, solve := range map[string]func(context.Context, *lp.Problem, lp.Options) (lp.Result, error){"CBC": lp.CBC{}.Solve, "CLP": lp.CLP{}.Solve} {
+		res, err := solve(context.Background(), p, lp.Options{})
+		if err != nil || res.Status != lp.Infeasible {
+			t.Errorf("lp.%s: %v %v, want Infeasible", name, res.Status, err)
+		}
+	}
+}
