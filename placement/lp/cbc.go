@@ -358,15 +358,15 @@ func resolvePrimal(ctx context.Context, run coinRun, p *Problem, opt Options) (R
 	if gap == 0 {
 		gap = 1e-9
 	}
-	close := func(x, y float64) bool { return math.Abs(x-y) <= gap*math.Max(1, math.Abs(x)) }
+	near := func(x, y float64) bool { return math.Abs(x-y) <= gap*math.Max(1, math.Abs(x)) }
 	switch {
 	case a.Status == b.Status && a.Status != Optimal && best.X == nil:
 		return best, nil // both Infeasible, or both stopped without a point
 	case best.X == nil:
-	case r.Status == Optimal && close(best.Objective, r.Objective):
+	case r.Status == Optimal && near(best.Objective, r.Objective):
 		best.Status, best.Bound, best.Gap = Optimal, best.Objective, 0
 		return best, nil
-	case a.Status == Optimal && b.Status == Optimal && close(a.Objective, b.Objective):
+	case a.Status == Optimal && b.Status == Optimal && near(a.Objective, b.Objective):
 		best.Status, best.Bound, best.Gap = Optimal, best.Objective, 0
 		return best, nil
 	}
