@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,10 +29,13 @@ import (
 // without its free rows (which CBC would drop; their duals are 0). It
 // runs
 //
-//	cbc model.mps -timeMode elapsed [-sec T] [-maxIterations K] [-ratioGap G]
-//	    [-maxNodes N] [-threads P] [Args...] -solve -solu sol.txt -saveSolution sol.bin
+//	cbc model.mps -timeMode elapsed [-sec T] [-maxIterations K] [-preprocess off]
+//	    [-ratioGap G] [-maxNodes N] [-threads P] [Args...] -solve -solu sol.txt -saveSolution sol.bin
 //
-// (-ratioGap, Options.Gap or 1e-9, and -maxNodes for a MILP only)
+// (-preprocess off, -ratioGap, Options.Gap or 1e-9, and -maxNodes for a
+// MILP only: CBC 2.10.8's integer preprocessing cuts off the optimum of
+// some MILPs, or calls them "infeasible or unbounded"; Args may turn it
+// back on with {"-preprocess", "on"})
 //
 // and reads the status from CBC's messages and solution file and the numbers
 // (full float64 precision) from its binary solution file, by index.
@@ -39,18 +43,28 @@ import (
 // What the Result holds:
 //   - Status: Optimal, Infeasible, Unbounded, TimeLimit, IterationLimit,
 //     NodeLimit, or Cancelled when ctx ended (CBC is interrupted and its
-//     incumbent kept). CLP calls some unbounded problems infeasible (for
-//     example one with a cost on a column in no row): when CBC says
-//     Infeasible, Solve runs it again with a zero objective and reports
-//     Unbounded if that finds a feasible point. CBC says Unbounded when a
-//     MILP's relaxation is unbounded, before any integer search: when CBC
-//     or CLP says Unbounded, Solve runs it again with a zero objective
-//     and reports Unbounded if that finds a feasible (integer) point —
-//     for rational data a MILP with an unbounded relaxation and an
-//     integer point is unbounded —, Infeasible if that is infeasible, and
-//     the limit that stopped it otherwise. On a problem whose matrix has
-//     no non-zero entry CBC and CLP stop "on difficulties" when it is
-//     infeasible; Solve reports Infeasible then when a row's range
+//     incumbent kept). CBC's and CLP's word Unbounded, and Infeasible
+//     on a problem with a cost, is checked, since they say Unbounded when
+//     a MILP's relaxation is unbounded (before any integer search), call
+//     some unbounded problems infeasible (for example one with a cost on a
+//     column in no row), and their dual simplex calls some bounded LPs
+//     unbounded (one whose optimum lies beyond its artificial bound of
+//     1e10 on columns without bounds, such as min −x s.t. x + y ≤ 1e15,
+//     y ∈ [0, 1]). Solve runs the problem again with a zero objective
+//     (with CBC's preprocessing, for a MILP) and, if that finds a feasible
+//     (integer) point, solves the LP that optimises the objective over the
+//     directions in [−1, 1]ⁿ the bounds allow without end: Unbounded when
+//     the objective improves along one (for rational data a MILP with an
+//     unbounded relaxation and an integer point is unbounded). If it does
+//     not, the first word was wrong, and the problem is solved again with
+//     the primal simplex (CBC: -primalS before -solve), a MILP both
+//     without and with preprocessing and its relaxation too: the better
+//     answer is Optimal when the relaxation's optimum (within the gap) or
+//     both runs agree; otherwise Solve returns it with an error wrapping
+//     ErrNumerical. A zero-objective run that is infeasible gives
+//     Infeasible, one stopped by a limit that limit. On a problem whose
+//     matrix has no non-zero entry CBC and CLP stop "on difficulties" when
+//     it is infeasible; Solve reports Infeasible then when a row's range
 //     excludes 0 (every row's activity).
 //   - X: for Optimal; for a limit or cancellation when CBC has an integer
 //     solution (a MILP) or when CBC's point satisfies the constraints and
@@ -91,7 +105,7 @@ func (c CBC) Solve(ctx context.Context, p *Problem, opt Options) (Result, error)
 		if gap == 0 {
 			gap = 1e-9
 		}
-		args = append(args, "-ratioGap", strconv.FormatFloat(gap, 'g', -1, 64))
+		args = append(args, "-preprocess", "off", "-ratioGap", strconv.FormatFloat(gap, 'g', -1, 64))
 		if opt.NodeLimit > 0 {
 			args = append(args, "-maxNodes", strconv.Itoa(opt.NodeLimit))
 		}
@@ -100,7 +114,11 @@ func (c CBC) Solve(ctx context.Context, p *Problem, opt Options) (Result, error)
 		args = append(args, "-threads", strconv.Itoa(c.Threads))
 	}
 	args = append(args, c.Args...)
-	return solveCOIN(ctx, coinRun{name: "cbc", path: c.Path, args: args, solve: "-solve"}, p, opt)
+	primal := []string{"-primalS"} // an LP: CLP's primal simplex alone
+	if p.IsMIP() {
+		primal = []string{"-primalS", "-solve"} // the root LP by the primal simplex
+	}
+	return solveCOIN(ctx, coinRun{name: "cbc", path: c.Path, args: args, solve: "-solve", primal: primal}, p, opt)
 }
 
 // CLP solves LPs with an external COIN-OR CLP binary's dual simplex, like
@@ -109,6 +127,9 @@ func (c CBC) Solve(ctx context.Context, p *Problem, opt Options) (Result, error)
 //
 //	clp model.mps -timeMode elapsed [-sec T] [-maxIterations K] [Args...]
 //	    -dualsimplex -solu sol.txt -saveSolution sol.bin
+//
+// and, when the dual simplex's Unbounded or Infeasible is not borne out
+// (see CBC), -primalsimplex in place of -dualsimplex.
 type CLP struct {
 	// Path is the clp binary; "" looks up "clp" on PATH.
 	Path string
@@ -121,7 +142,7 @@ func (c CLP) Solve(ctx context.Context, p *Problem, opt Options) (Result, error)
 	if p.IsMIP() {
 		return Result{}, fmt.Errorf("%w: clp solves LPs only; use CBC for a MILP", ErrUnsupported)
 	}
-	return solveCOIN(ctx, coinRun{name: "clp", path: c.Path, args: c.Args, solve: "-dualsimplex"}, p, opt)
+	return solveCOIN(ctx, coinRun{name: "clp", path: c.Path, args: c.Args, solve: "-dualsimplex", primal: []string{"-primalsimplex"}}, p, opt)
 }
 
 // coinRun describes how to run a COIN-OR binary.
@@ -130,6 +151,18 @@ type coinRun struct {
 	path  string   // the binary, "" for name on PATH
 	args  []string // solver-specific arguments before the solve command
 	solve string   // the solve command
+	// primal replaces solve to solve the LP (CBC: the root LP) by the
+	// primal simplex instead, when the dual simplex's word is not borne
+	// out; nil in such a second run.
+	primal []string
+}
+
+// primalRun returns run with its primal simplex commands.
+func (run coinRun) primalRun() coinRun {
+	r := run
+	r.args = append(slices.Clip(run.args), run.primal[:len(run.primal)-1]...)
+	r.solve, r.primal = run.primal[len(run.primal)-1], nil
+	return r
 }
 
 // solveCOIN writes p, runs the binary and reads its answer back.
@@ -172,19 +205,35 @@ func solveCOIN(ctx context.Context, run coinRun, p *Problem, opt Options) (Resul
 		args = append(args, "-maxIterations", strconv.Itoa(opt.IterationLimit))
 	}
 	args = append(args, run.args...)
-	args = append(args, run.solve, "-solu", solTxt, "-saveSolution", solBin)
+	args = append(args, run.solve)
 
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Dir = dir
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) } // stops cleanly and writes the incumbent
-	cmd.WaitDelay = 5 * time.Second
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	runErr := cmd.Run()
+	exe := func(args ...string) ([]byte, error) {
+		cmd := exec.CommandContext(ctx, path, args...)
+		cmd.Dir = dir
+		cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) } // stops cleanly and writes the incumbent
+		cmd.WaitDelay = 5 * time.Second
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		return out.Bytes(), err
+	}
+	out, runErr := exe(append(slices.Clip(args), "-solu", solTxt, "-saveSolution", solBin)...)
 	if errors.Is(runErr, exec.ErrNotFound) {
 		return Result{}, fmt.Errorf("%w: %s: %w", ErrSolverUnavailable, run.name, runErr)
 	}
-	res, perr := readCBCSolution(p, kept, opt, time.Since(start), out.Bytes(), solTxt, solBin)
+	var exit *exec.ExitError
+	if errors.As(runErr, &exit) && !exit.Exited() && ctx.Err() == nil {
+		if txt, _ := os.ReadFile(solTxt); len(txt) == 0 {
+			// CBC 2.10.8 without preprocessing crashes (SIGSEGV) writing
+			// the solution of a MILP it found infeasible by tightening
+			// bounds, and its messages die with it: run it again without
+			// the solution file for them.
+			if again, _ := exe(args...); bytes.Contains(again, []byte(cbcTightenInfeasible)) {
+				out = again
+			}
+		}
+	}
+	res, perr := readCBCSolution(p, kept, opt, time.Since(start), out, solTxt, solBin)
 	res.Elapsed = time.Since(start)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		res.Status = Cancelled
@@ -192,35 +241,44 @@ func solveCOIN(ctx context.Context, run coinRun, p *Problem, opt Options) (Resul
 	}
 	if perr != nil {
 		if runErr != nil {
-			return Result{Elapsed: res.Elapsed}, fmt.Errorf("lp: %s: %w: %v\n%s", run.name, runErr, perr, tail(out.Bytes(), 20))
+			return Result{Elapsed: res.Elapsed}, fmt.Errorf("lp: %s: %w: %v\n%s", run.name, runErr, perr, tail(out, 20))
 		}
-		return Result{Elapsed: res.Elapsed}, fmt.Errorf("lp: %s: %v\n%s", run.name, perr, tail(out.Bytes(), 20))
+		return Result{Elapsed: res.Elapsed}, fmt.Errorf("lp: %s: %v\n%s", run.name, perr, tail(out, 20))
 	}
-	if res.Status == Infeasible && hasCost(p) {
+	switch {
+	case res.Status == Infeasible && hasCost(p):
 		// CLP reports some unbounded problems as infeasible (a column
-		// with a cost in no row is enough). A feasible point settles it:
-		// feasible and not solved to optimality means unbounded.
+		// with a cost in no row is enough). A feasible point settles it
+		// when the objective also improves along a ray; a feasible point
+		// without such a ray means the word was wrong.
 		feas, err := feasibility(ctx, run, p, opt, &res)
 		if err != nil {
 			return res, err
 		}
 		if feas == Optimal {
-			res.Status, res.Bound = Unbounded, trivialBound(p)
+			return confirmUnbounded(ctx, run, p, opt, res, start)
 		}
 		res.Elapsed = time.Since(start)
-	} else if res.Status == Unbounded {
+	case res.Status == Unbounded:
 		// CBC says Unbounded when the LP relaxation is unbounded, before
 		// any integer search (and CLP may on a dual infeasible LP that is
 		// primal infeasible too). The problem is unbounded only when it
 		// has a feasible point (an integer one for a MILP, which for
 		// rational data suffices): the same problem with a zero objective
-		// decides it.
-		feas, err := feasibility(ctx, run, p, opt, &res)
-		if err != nil {
-			return res, err
+		// decides it. CLP's dual simplex also says Unbounded for some
+		// bounded LPs whose optimum lies far out (beyond its artificial
+		// bounds of 1e10 on columns without bounds): confirmUnbounded
+		// checks that the objective improves along a ray.
+		feas := Optimal
+		if hasCost(p) {
+			var err error
+			if feas, err = feasibility(ctx, run, p, opt, &res); err != nil {
+				return res, err
+			}
 		}
 		switch feas {
 		case Optimal:
+			return confirmUnbounded(ctx, run, p, opt, res, start)
 		case Infeasible:
 			res.Status, res.Bound = Infeasible, -trivialBound(p)
 		default: // a limit: unbounded is not proven
@@ -231,11 +289,171 @@ func solveCOIN(ctx context.Context, run coinRun, p *Problem, opt Options) (Resul
 	return res, nil
 }
 
+// confirmUnbounded decides a problem with a feasible point that CBC or CLP
+// called unbounded or infeasible (res): Unbounded when the objective
+// improves along a ray of p's relaxation; otherwise CBC's or CLP's word
+// was wrong, and p is solved again with the primal simplex (run.primal).
+func confirmUnbounded(ctx context.Context, run coinRun, p *Problem, opt Options, res Result, start time.Time) (Result, error) {
+	said := res.Status
+	ray, err := improvingRay(ctx, run, p, opt, &res)
+	if err != nil {
+		return res, err
+	}
+	switch {
+	case ray == Optimal:
+		res.Status, res.Bound, res.X, res.RowActivity, res.Objective = Unbounded, trivialBound(p), nil, nil, 0
+	case ray != Infeasible: // a limit: unbounded is not proven
+		res.Status, res.X, res.RowActivity, res.Objective = ray, nil, nil, 0
+	case run.primal == nil:
+		return res, fmt.Errorf("%w: lp: %s says %v, also with the primal simplex, but the problem has a feasible point and its objective improves along no ray", ErrNumerical, run.name, said)
+	default:
+		again, err := resolvePrimal(ctx, run, p, opt)
+		again.Iterations += res.Iterations
+		again.Nodes += res.Nodes
+		again.Elapsed = time.Since(start)
+		return again, err
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// resolvePrimal solves p again, with the primal simplex, after CBC's or
+// CLP's first word on it proved wrong. An LP's answer is taken as it is.
+// CBC's branch and bound, once wrong, is not trusted alone: a MILP is
+// solved without and with CBC's preprocessing (CBC 2.10.8 gets some
+// problems wrong either way, for example min −x over integers x with
+// x + y ≤ 1e15, y ∈ [0, 1]: Optimal −5.00005e9 without preprocessing,
+// Unbounded with it), and its LP relaxation too. The better of the two
+// answers is Optimal when the relaxation's optimum proves it (within the
+// gap) or when both runs found it Optimal; otherwise Solve returns it with
+// an error wrapping ErrNumerical.
+func resolvePrimal(ctx context.Context, run coinRun, p *Problem, opt Options) (Result, error) {
+	primal := run.primalRun()
+	a, err := solveCOIN(ctx, primal, p, opt)
+	if err != nil || !p.IsMIP() {
+		return a, err
+	}
+	pre := primal
+	pre.args = append(slices.Clip(pre.args), "-preprocess", "on")
+	b, err := solveCOIN(ctx, pre, p, opt)
+	if err != nil {
+		return b, err
+	}
+	relax := *p
+	relax.Integer = nil
+	r, err := solveCOIN(ctx, coinRun{name: run.name, path: run.path, solve: "-primalS"}, &relax, opt)
+	if err != nil {
+		return a, err
+	}
+	sign := 1.0
+	if p.Maximize {
+		sign = -1
+	}
+	best := a
+	if b.X != nil && (a.X == nil || sign*b.Objective < sign*a.Objective) {
+		best = b
+	}
+	best.Iterations, best.Nodes = a.Iterations+b.Iterations+r.Iterations, a.Nodes+b.Nodes
+	gap := opt.Gap
+	if gap == 0 {
+		gap = 1e-9
+	}
+	near := func(x, y float64) bool { return math.Abs(x-y) <= gap*math.Max(1, math.Abs(x)) }
+	switch {
+	case a.Status == b.Status && a.Status != Optimal && best.X == nil:
+		return best, nil // both Infeasible, or both stopped without a point
+	case best.X == nil:
+	case r.Status == Optimal && near(best.Objective, r.Objective):
+		best.Status, best.Bound, best.Gap = Optimal, best.Objective, 0
+		return best, nil
+	case a.Status == Optimal && b.Status == Optimal && near(a.Objective, b.Objective):
+		best.Status, best.Bound, best.Gap = Optimal, best.Objective, 0
+		return best, nil
+	}
+	for _, st := range []Status{a.Status, b.Status} {
+		if st == TimeLimit || st == IterationLimit || st == NodeLimit {
+			best.Status, best.Bound, best.Gap = st, trivialBound(p), math.Inf(1)
+			if best.X != nil && r.Status == Optimal {
+				best.Bound = r.Objective
+				best.Gap = math.Abs(best.Objective-r.Objective) / math.Max(1, math.Abs(best.Objective))
+			}
+			return best, nil // not proven either way: the limit stopped it
+		}
+	}
+	return best, fmt.Errorf("%w: lp: %s gives different answers with and without preprocessing (%v %v, %v %v; relaxation %v %v)", ErrNumerical, run.name, a.Status, a.Objective, b.Status, b.Objective, r.Status, r.Objective)
+}
+
+// improvingRay reports whether the relaxation of p has a ray along which
+// its objective improves: Optimal when it has, Infeasible when it has
+// not, or the limit that stopped the search. It solves, with run, the LP
+// that optimises p's objective over the directions d ∈ [−1, 1]ⁿ that p's
+// bounds allow without end (d_j ≥ 0 when column j has a finite lower
+// bound, ≤ 0 when a finite upper one, the same for the rows' activities
+// A·d), a well-scaled LP whatever p's numbers, and checks its answer.
+// Its iterations are added to res.
+func improvingRay(ctx context.Context, run coinRun, p *Problem, opt Options, res *Result) (Status, error) {
+	m, n := p.NumRows(), p.NumCols()
+	q := &Problem{
+		Maximize: p.Maximize, Cost: p.Cost, A: p.A,
+		ColLower: make([]float64, n), ColUpper: make([]float64, n),
+		RowLower: make([]float64, m), RowUpper: make([]float64, m),
+	}
+	recede := func(lo, up, width float64) (float64, float64) {
+		l, u := -width, width
+		if !math.IsInf(lo, -1) {
+			l = 0
+		}
+		if !math.IsInf(up, 1) {
+			u = 0
+		}
+		return l, u
+	}
+	for j := range n {
+		q.ColLower[j], q.ColUpper[j] = recede(p.ColLower[j], p.ColUpper[j], 1)
+	}
+	for i := range m {
+		q.RowLower[i], q.RowUpper[i] = recede(p.RowLower[i], p.RowUpper[i], math.Inf(1))
+	}
+	opt.Basis = nil
+	r, err := solveCOIN(ctx, run, q, opt)
+	res.Iterations += r.Iterations
+	if err != nil {
+		return 0, err
+	}
+	if r.Status != Optimal {
+		if r.Status == Infeasible || r.Status == Unbounded {
+			return 0, fmt.Errorf("%w: lp: %s calls the LP of p's rays %v (d = 0 is optimal or better)", ErrNumerical, run.name, r.Status)
+		}
+		return r.Status, nil
+	}
+	// The ray must improve the objective by more than the tolerances of
+	// its bounds can account for.
+	gain, scale := 0.0, 0.0
+	for j, c := range p.Cost {
+		gain += c * r.X[j]
+		scale += math.Abs(c)
+	}
+	if !p.Maximize {
+		gain = -gain
+	}
+	if !(gain > 1e-7*scale) || !feasibleWithin(q, r.X, r.RowActivity, 1e-9) {
+		return Infeasible, nil
+	}
+	return Optimal, nil
+}
+
 // feasibility solves p with a zero objective — Optimal when p has a
 // feasible point — adding its iterations and nodes to res.
+//
+// A MILP is solved with CBC's preprocessing: without it CBC 2.10.8 stalls
+// (with no output, ignoring ctrl-c) on the zero-objective problem of an
+// integer column x ≥ 0 and the row x + y ≤ 1e12, y ∈ [0, 1].
 func feasibility(ctx context.Context, run coinRun, p *Problem, opt Options, res *Result) (Status, error) {
 	q := *p
 	q.Cost, q.Offset = make([]float64, p.NumCols()), 0
+	if p.IsMIP() {
+		run.args = append(slices.Clip(run.args), "-preprocess", "on")
+	}
 	feas, err := solveCOIN(ctx, run, &q, opt)
 	if err != nil {
 		return 0, err
@@ -245,13 +463,13 @@ func feasibility(ctx context.Context, run coinRun, p *Problem, opt Options, res 
 	return feas.Status, nil
 }
 
-// emptyInfeasible reports whether p has no non-zero matrix entry and a row
-// whose range excludes 0 (its only activity): CLP's "Empty problem" path
-// stops "on difficulties" on such a problem instead of calling it
-// infeasible.
+// emptyInfeasible reports whether p has no non-zero matrix entry outside
+// its free rows (which CBC is not given) and a row whose range excludes 0
+// (its only activity): CLP's "Empty problem" path stops "on difficulties"
+// on such a problem instead of calling it infeasible.
 func emptyInfeasible(p *Problem) bool {
-	for _, a := range p.A.Value {
-		if a != 0 {
+	for k, a := range p.A.Value {
+		if i := p.A.Index[k]; a != 0 && (!math.IsInf(p.RowLower[i], -1) || !math.IsInf(p.RowUpper[i], 1)) {
 			return false
 		}
 	}
@@ -384,6 +602,10 @@ func writeForCBC(path string, p *Problem) ([]int, error) {
 	return kept, nil
 }
 
+// cbcTightenInfeasible is CBC's message when tightening bounds before the
+// branch and bound proves a MILP infeasible.
+const cbcTightenInfeasible = "Problem is infeasible - tightenPrimalBounds"
+
 var (
 	cbcResultRe     = regexp.MustCompile(`(?m)^Result - (.*)$`)
 	cbcLowerRe      = regexp.MustCompile(`(?m)^Lower bound:\s+(\S+)`)
@@ -423,6 +645,13 @@ func printedLowerBound(s string) (float64, bool) {
 func readCBCSolution(p *Problem, kept []int, opt Options, elapsed time.Duration, out []byte, solTxt, solBin string) (Result, error) {
 	res := Result{Gap: math.Inf(1), Bound: trivialBound(p)}
 	txt, err := os.ReadFile(solTxt)
+	if len(txt) == 0 && bytes.Contains(out, []byte(cbcTightenInfeasible)) {
+		// CBC 2.10.8 without preprocessing proved infeasibility by
+		// tightening bounds until some crossed, and crashed (SIGSEGV)
+		// writing the solution file.
+		res.Status, res.Bound = Infeasible, -trivialBound(p)
+		return res, nil
+	}
 	if err != nil {
 		return res, fmt.Errorf("no solution file: %w", err)
 	}

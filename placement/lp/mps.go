@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"os"
 	"slices"
 	"strconv"
@@ -80,11 +81,18 @@ func ReadMPSFile(path string) (*Problem, error) {
 //     sets are ignored (so are those of other RANGES and BOUNDS sets).
 //   - RANGES: with rhs r and range R, an E row becomes [r, r+|R|] when
 //     R > 0 and [r−|R|, r] when R < 0, an L row [r−|R|, r], a G row
-//     [r, r+|R|]; ranges on free rows are ignored.
+//     [r, r+|R|]; ranges on free rows are ignored. R may be a finite
+//     number beyond the float64 range (such as 2e308, which WriteMPS
+//     writes for a row wider than MaxFloat64): r ± |R| is then computed
+//     exactly and rounded once. A bound beyond the float64 range is an
+//     error wrapping ErrInvalid.
 //   - BOUNDS: columns default to [0, +Inf). UP sets the upper bound; a
-//     negative UP (or UI) value on a column whose lower bound has not been
-//     set also sets the lower bound to −Inf (the MPSX convention CPLEX and
-//     CLP follow). LO, FX, FR (−Inf, +Inf), MI (lower −Inf, upper kept),
+//     negative UP value on a column whose lower bound has not been set
+//     also sets the lower bound to −Inf (the MPSX convention CPLEX, CBC
+//     and CLP follow). A negative UI value does not, as CBC 2.10 and CLP
+//     read it: on a column whose lower bound is not below it (such as the
+//     default 0) it gives crossed bounds, an error wrapping ErrInvalid
+//     (CBC and CLP call such a problem infeasible). LO, FX, FR (−Inf, +Inf), MI (lower −Inf, upper kept),
 //     PL (upper +Inf), BV (integer in [0, 1]), LI and UI (integer, lower or
 //     upper bound). An integer column from the markers with no BOUNDS entry
 //     at all is binary, [0, 1], as CBC, HiGHS and the MPSX convention read
@@ -155,17 +163,20 @@ type mpsReader struct {
 	maximize bool
 	// negated says the file is a maximisation that WriteMPS wrote as the
 	// minimisation of its negated objective (negatedMax).
-	negated   bool
-	objName   string // from OBJNAME, or the first N row
-	objFound  bool
-	objNamed  bool // OBJNAME given
-	rowIndex  map[string]int
-	rowKind   []byte // 'N' (free), 'E', 'L', 'G'
-	rowNames  []string
-	rhs       []float64
-	rhsSet    []bool
-	rng       []float64
-	rngSet    []bool
+	negated  bool
+	objName  string // from OBJNAME, or the first N row
+	objFound bool
+	objNamed bool // OBJNAME given
+	rowIndex map[string]int
+	rowKind  []byte // 'N' (free), 'E', 'L', 'G'
+	rowNames []string
+	rhs      []float64
+	rhsSet   []bool
+	rng      []float64
+	rngSet   []bool
+	// rngHuge holds the RANGES values beyond the float64 range, by row
+	// (their entry in rng is ±Inf).
+	rngHuge   map[int]*big.Float
 	offset    float64
 	offsetSet bool
 
@@ -611,18 +622,27 @@ func (m *mpsReader) rhsLine(f []string, ranges bool) error {
 	}
 	var rows [2]int
 	var vals [2]float64
+	var huge [2]*big.Float
 	n := len(pairs) / 2
 	for k := 0; k < n; k++ {
 		i, ok := m.rowOf(pairs[2*k])
 		if !ok {
 			return fieldErr("unknown row %q", pairs[2*k])
 		}
-		v, err := parseValue(pairs[2*k+1])
-		if err != nil {
-			return err
+		if ranges {
+			huge[k] = parseHugeValue(pairs[2*k+1])
 		}
-		if math.IsInf(v, 0) {
-			return fieldErr("%s value %q is not finite", what, pairs[2*k+1])
+		v := math.Inf(1)
+		if huge[k] != nil {
+			v = math.Copysign(v, float64(huge[k].Sign()))
+		} else {
+			var err error
+			if v, err = parseValue(pairs[2*k+1]); err != nil {
+				return err
+			}
+			if math.IsInf(v, 0) {
+				return fieldErr("%s value %q is not finite", what, pairs[2*k+1])
+			}
 		}
 		rows[k], vals[k] = i, v
 	}
@@ -671,8 +691,53 @@ func (m *mpsReader) rhsLine(f []string, ranges bool) error {
 			return m.errorf("two %s values for row %q", what, pairs[2*k])
 		}
 		vs[i], set[i] = v, true
+		if huge[k] != nil {
+			if m.rngHuge == nil {
+				m.rngHuge = make(map[int]*big.Float)
+			}
+			m.rngHuge[i] = huge[k]
+		}
 	}
 	return nil
+}
+
+// hugePrec is the precision of the arithmetic on RANGES values beyond the
+// float64 range: such a value is read to this many bits, and its sum with
+// a float64 is then exact whenever it lies within the float64 range (a sum
+// beyond it is an error however rounded).
+const hugePrec = 4096
+
+// parseHugeValue returns s as a big.Float when s is a finite number beyond
+// the float64 range (such as "2e308"), else nil.
+func parseHugeValue(s string) *big.Float {
+	v, err := strconv.ParseFloat(s, 64)
+	if !errors.Is(err, strconv.ErrRange) || !math.IsInf(v, 0) {
+		return nil
+	}
+	// ParseFloat found s well formed. The exponent is bounded first so
+	// that a hostile one (1e999999999) costs no big-number work.
+	if mant, exp, ok := strings.Cut(strings.ToLower(s), "e"); ok {
+		e, err := strconv.Atoi(exp)
+		if err != nil || e > 1000 || len(mant) > 600 {
+			return nil
+		}
+	} else if len(s) > 600 {
+		return nil
+	}
+	f, _, err := big.ParseFloat(s, 0, hugePrec, big.ToNearestEven)
+	if err != nil || f.IsInf() {
+		return nil
+	}
+	return f
+}
+
+// addHuge returns r + a rounded to the nearest float64 (±Inf beyond the
+// float64 range), computed without rounding in between.
+func addHuge(r float64, a *big.Float) float64 {
+	s := new(big.Float).SetPrec(hugePrec).SetFloat64(r)
+	s.Add(s, a)
+	v, _ := s.Float64()
+	return v
 }
 
 var boundTypes = map[string]bool{"UP": true, "LO": true, "FX": true, "FR": true, "MI": true, "PL": true, "BV": true, "LI": true, "UI": true, "SC": true}
@@ -734,11 +799,13 @@ func (m *mpsReader) bound(f []string) error {
 	m.initBounds()
 	inf := math.Inf(1)
 	switch typ {
-	case "UP", "UI":
+	case "UP":
 		m.upper[j] = v
 		if v < 0 && !m.lowerSet[j] {
 			m.lower[j] = -inf
 		}
+	case "UI": // a negative value leaves the lower bound alone, as in CBC and CLP
+		m.upper[j] = v
 	case "LO", "LI":
 		m.lower[j], m.lowerSet[j] = v, true
 	case "FX":
@@ -833,6 +900,12 @@ func (m *mpsReader) problem() (*Problem, error) {
 			rg, hasRange = m.rng[i], m.rngSet[i]
 		}
 		lo, up := rowBounds(kind, r, rg, hasRange)
+		if a := m.rngHuge[i]; a != nil && hasRange {
+			lo, up = rowBoundsHuge(kind, r, a)
+		}
+		if hasRange && (math.IsInf(lo, 0) || math.IsInf(up, 0)) {
+			return nil, fmt.Errorf("%w: row %q: right-hand side %v and range %v give bounds [%v, %v]: beyond the float64 range", ErrInvalid, p.RowNames[i], r, rangeText(rg, m.rngHuge[i]), lo, up)
+		}
 		p.RowLower[i], p.RowUpper[i] = lo, up
 	}
 	for j := 0; j < nc; j++ {
@@ -844,6 +917,28 @@ func (m *mpsReader) problem() (*Problem, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// rowBoundsHuge is rowBounds for a range value a beyond the float64 range
+// (sign included), computed exactly and rounded once.
+func rowBoundsHuge(kind byte, r float64, a *big.Float) (lo, up float64) {
+	abs := new(big.Float).Abs(a)
+	neg := new(big.Float).Neg(abs)
+	switch {
+	case kind == 'L' || (kind == 'E' && a.Sign() < 0):
+		return addHuge(r, neg), r
+	case kind == 'G' || kind == 'E':
+		return r, addHuge(r, abs)
+	}
+	return math.Inf(-1), math.Inf(1)
+}
+
+// rangeText formats a range value for an error message.
+func rangeText(rg float64, huge *big.Float) string {
+	if huge != nil {
+		return huge.Text('g', 17)
+	}
+	return strconv.FormatFloat(rg, 'g', -1, 64)
 }
 
 // rowBounds applies the MPS rules to a row of the given type with right-hand

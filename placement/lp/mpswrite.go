@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -27,8 +28,12 @@ import (
 //
 // A ranged row is written as a G or L row with the RANGES value that
 // reproduces both bounds exactly when one exists; when none does (rare), the
-// upper bound may come back an ulp or so away. p is validated first; an invalid p is an error
-// wrapping ErrInvalid.
+// upper bound may come back an ulp or so away. A ranged row wider than the
+// largest float64 (such as [−1e308, 1e308]) is written as a G row with a
+// RANGES value beyond the float64 range (2e+308), which ReadMPS adds to the
+// right-hand side exactly, and which CBC reads as infinite, as it does the
+// bounds themselves (it takes any value beyond 1e30 for infinity). p is
+// validated first; an invalid p is an error wrapping ErrInvalid.
 func WriteMPS(w io.Writer, p *Problem) error {
 	if err := p.Validate(); err != nil {
 		return err
@@ -121,7 +126,11 @@ func WriteMPS(w io.Writer, p *Problem) error {
 			bw.WriteString("RANGES\n")
 			wroteRanges = true
 		}
-		fmt.Fprintf(bw, " RNG %s %s\n", rows[i], fmtFloat(rg))
+		text := fmtFloat(rg)
+		if math.IsInf(rg, 0) {
+			text = hugeRange(p.RowLower[i], p.RowUpper[i])
+		}
+		fmt.Fprintf(bw, " RNG %s %s\n", rows[i], text)
 	}
 	bw.WriteString("BOUNDS\n")
 	for j := range cols {
@@ -154,7 +163,8 @@ func rowType(lo, up float64) byte {
 // type, right-hand side and range (NaN for none). A ranged row is a G row
 // with a range when some range reproduces its upper bound exactly, else an
 // L row when some range reproduces its lower bound, else (rare) a G row
-// whose upper bound comes back within an ulp or so.
+// whose upper bound comes back within an ulp or so. A row wider than
+// MaxFloat64 is a G row with range +Inf, written as hugeRange's decimal.
 func mpsRow(lo, up float64) (kind byte, rhs, rng float64) {
 	nan := math.NaN()
 	switch rowType(lo, up) {
@@ -169,6 +179,9 @@ func mpsRow(lo, up float64) (kind byte, rhs, rng float64) {
 		return 'G', lo, nan
 	}
 	d := up - lo
+	if math.IsInf(d, 1) {
+		return 'G', lo, d // wider than MaxFloat64: see hugeRange
+	}
 	for _, kind := range []byte{'G', 'L'} {
 		for _, dir := range []float64{math.Inf(1), math.Inf(-1)} {
 			r := d
@@ -184,6 +197,23 @@ func mpsRow(lo, up float64) (kind byte, rhs, rng float64) {
 		}
 	}
 	return 'G', lo, d
+}
+
+// hugeRange returns the RANGES value, beyond the float64 range, of a G row
+// with finite bounds lo < up whose width up − lo overflows float64: the
+// exact width rounded to the fewest significant digits, 17 or more, from
+// which ReadMPS's exact arithmetic gives up back. It exists: lo and up are then integers, and
+// their exact difference has at most 310 digits.
+func hugeRange(lo, up float64) string {
+	d := new(big.Float).SetPrec(hugePrec).SetFloat64(up)
+	d.Sub(d, new(big.Float).SetFloat64(lo))
+	for digits := 17; digits < 400; digits++ {
+		s := d.Text('g', digits)
+		if a := parseHugeValue(s); a != nil && addHuge(lo, a) == up {
+			return s
+		}
+	}
+	return d.Text('f', 0)
 }
 
 func writeMPSBounds(w *bufio.Writer, name string, lo, up float64, isInt bool) {
