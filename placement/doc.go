@@ -400,7 +400,9 @@
 // when a plan for it built from the fixed LP's optimum (each extra need on
 // the cheapest use that takes it within every row) costs what the fixed
 // LP's duals prove it costs at least; otherwise by a re-solve of the fixed
-// LP warm-started from its basis, within a budget of a few of its solves.
+// LP warm-started from its basis, within a budget of a few of its solves;
+// one more GPU that fits nowhere the plan places the workload goes on the
+// cheapest one more of its offers, that placement's one-off paid.
 // The relaxation's duals are the fallback: the saving of one more node of
 // stock (minus the reduced cost of n_k at its bound; the stock rows' duals
 // times g_k; over time, of every commitment's n_kc and the hold_ rows), and

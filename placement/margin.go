@@ -24,30 +24,33 @@ import (
 //     more node of a commitment that needs the stock for it (the best such
 //     commitment); the value is the old optimum less the new one.
 //
-// The fixed LP is restricted once to the plan's uses (restrict) and each
-// change is an LP of that size warm-started from its basis. The plan's
-// integers held, the peak value is at least what a re-solve of the whole
-// problem would add, the stock value at most what it would save, each
-// equal to it when the re-solve keeps the plan's integers. A value whose
-// LP is infeasible (no room for one more GPU on what the plan holds and
-// places), or that is not reached within the budget of simplex iterations
-// (marginBudget) or before ctx ends, keeps the relaxation's (base); so do
-// all when the fixed LP itself cannot be solved.
+// The fixed LP is restricted once to the plan's uses (restrict); a change
+// is priced at once when a plan for it built from the optimum meets the
+// duals' lower bound (peakAtOnce), else by that LP warm-started from its
+// basis. When one more unit does not fit on what the plan holds and places,
+// the workload is placed on one more of its offers, the cheapest
+// (newPlacement). The plan's integers held, the peak value is at least
+// what a re-solve of the whole problem would add, the stock value at most
+// what it would save, each equal to it when the re-solve keeps the plan's
+// integers. A value whose LP is infeasible even so, or that is not reached
+// within the budget of simplex iterations (marginBudget) or before ctx
+// ends, keeps the relaxation's (base); so do all when the fixed LP itself
+// cannot be solved.
 func (st *solveState) margins(ctx context.Context, pm *poolModel, x []float64, base modelDuals) modelDuals {
 	in := st.in
 	if ctx.Err() != nil || x == nil || len(x) != pm.prob.NumCols() {
 		return base
 	}
 	p := pm.prob
-	lo, up := slices.Clone(p.ColLower), slices.Clone(p.ColUpper)
-	for j, isInt := range p.Integer {
-		if isInt {
-			v := min(p.ColUpper[j], max(p.ColLower[j], math.Round(x[j])))
-			lo[j], up[j] = v, v
-		}
-	}
-	pm.fixUnused(in, lo, up)
+	lo, up := pm.fixAt(in, x, false)
 	f, ok := newFixedLP(ctx, p, lo, up)
+	if !ok && ctx.Err() == nil {
+		// A MILP point within its tolerances may use a pair by a hair's
+		// breadth with its placement rounded to 0: placed.
+		st.stats.Iterations += f.total
+		lo, up = pm.fixAt(in, x, true)
+		f, ok = newFixedLP(ctx, p, lo, up)
+	}
 	defer func() { st.stats.Iterations += f.total }()
 	if !ok {
 		return base
@@ -71,7 +74,12 @@ func (st *solveState) margins(ctx context.Context, pm *poolModel, x []float64, b
 			out.peak[w] = v
 			continue
 		}
-		if b1, ok := f.solve(c); ok {
+		b1, ok := f.solve(c)
+		if !ok && !f.spent() {
+			// No room on the offers it is placed on: on one more.
+			b1, ok = pm.newPlacement(in, w, f, c)
+		}
+		if ok {
 			v := b1 - b0
 			if math.Abs(v) < tol {
 				v = 0
@@ -102,6 +110,51 @@ func (st *solveState) margins(ctx context.Context, pm *poolModel, x []float64, b
 		}
 	}
 	return out
+}
+
+// fixAt returns the column bounds of the pool's model that fix its integer
+// columns at their values in the MILP point x, rounded, and the uses they
+// rule out at zero (fixUnused); with support, a placement rounded to 0
+// whose pair x uses all the same is fixed at 1 (and its offer's per-offer
+// column with it).
+func (pm *poolModel) fixAt(in *instance, x []float64, support bool) (lo, up []float64) {
+	p := pm.prob
+	lo, up = slices.Clone(p.ColLower), slices.Clone(p.ColUpper)
+	for j, isInt := range p.Integer {
+		if isInt {
+			v := min(p.ColUpper[j], max(p.ColLower[j], math.Round(x[j])))
+			lo[j], up[j] = v, v
+		}
+	}
+	if support {
+		for q, y := range pm.yCol {
+			if y < 0 || lo[y] != 0 || !pm.uses(q, x) {
+				continue
+			}
+			lo[y], up[y] = 1, 1
+			if z := pm.zCol[in.pairs[q].k]; z >= 0 {
+				lo[z], up[z] = 1, 1
+			}
+		}
+	}
+	pm.fixUnused(in, lo, up)
+	return lo, up
+}
+
+// uses reports whether pair q has a positive use in x.
+func (pm *poolModel) uses(q int, x []float64) bool {
+	for _, j := range pm.xCol[q] {
+		if j >= 0 && x[j] > 0 {
+			return true
+		}
+	}
+	if h, ok := pm.hCol[q]; ok && x[h] > 0 {
+		return true
+	}
+	if v, ok := pm.vCol[q]; ok && x[v] > 0 {
+		return true
+	}
+	return false
 }
 
 // marginBudget is the work the solves of the marginal values may take in
@@ -338,10 +391,70 @@ func (f *fixedLP) solve(c change) (float64, bool) {
 	return obj + r.Objective, true
 }
 
+// solveAt returns the optimum of f's model at row bounds rl, ru and column
+// bounds lo, up (every integer column fixed) with rows added, restricted
+// and solved from scratch within f's budget; ok false when it is
+// infeasible or not solved.
+func (f *fixedLP) solveAt(rl, ru, lo, up []float64, rows []extraRow) (float64, bool) {
+	if f.spent() {
+		return 0, false
+	}
+	p := *f.p
+	p.RowLower, p.RowUpper = rl, ru
+	q, keep, x, obj, ok := restrict(&p, lo, up)
+	if !ok {
+		return 0, false
+	}
+	if len(rows) > 0 {
+		colAt := make([]int, p.NumCols())
+		for j := range colAt {
+			colAt[j] = -1
+		}
+		for c, j := range keep {
+			colAt[j] = c
+		}
+		qq, ok := addRows(*q, colAt, x, rows, nil)
+		if !ok {
+			return 0, false
+		}
+		q = &qq
+	}
+	if len(keep) == 0 {
+		return obj, true
+	}
+	if f.budget <= 0 {
+		f.out = true
+		return 0, false
+	}
+	q.Integer = nil
+	r, err := lp.Solve(f.ctx, q, lp.Options{IterationLimit: f.budget})
+	f.total += r.Iterations
+	f.budget -= r.Iterations + setupCost(f.iters)
+	switch {
+	case err != nil:
+		f.out = true
+		return 0, false
+	case r.Status == lp.Infeasible:
+		return 0, false
+	case r.Status != lp.Optimal:
+		f.out = true // a limit
+		return 0, false
+	}
+	return obj + r.Objective, true
+}
+
 // addRows returns q with rows added (in p's columns, the fixed ones at
 // their values, or fix's); ok false when one of them has no free column
 // and does not hold.
 func (f *fixedLP) addRows(q lp.Problem, rows []extraRow, fix map[int]float64) (lp.Problem, bool) {
+	return addRows(q, f.colAt, f.x, rows, fix)
+}
+
+// addRows returns q, a restriction of a pool's model whose columns colAt
+// maps (−1: fixed at its value in x), with rows added (in the model's
+// columns; the fixed ones at their values in x, or fix's); ok false when
+// one of them has no free column and does not hold.
+func addRows(q lp.Problem, colAt []int, x []float64, rows []extraRow, fix map[int]float64) (lp.Problem, bool) {
 	n, m := q.NumCols(), q.NumRows()
 	type entry struct {
 		row int
@@ -352,13 +465,13 @@ func (f *fixedLP) addRows(q lp.Problem, rows []extraRow, fix map[int]float64) (l
 		shift := 0.0
 		live := false
 		for _, j := range r.cols {
-			if c := f.colAt[j]; c >= 0 {
+			if c := colAt[j]; c >= 0 {
 				add[c] = append(add[c], entry{len(q.RowLower), 1})
 				live = true
 			} else if v, ok := fix[j]; ok {
 				shift += v
 			} else {
-				shift += f.x[j]
+				shift += x[j]
 			}
 		}
 		if !live {
@@ -387,6 +500,70 @@ func (f *fixedLP) addRows(q lp.Problem, rows []extraRow, fix map[int]float64) (l
 	}
 	q.A = a
 	return q, true
+}
+
+// newPlacement is the least optimum of the fixed LP f after change c
+// (one more unit of workload w) with w placed on one more of its offers,
+// its one-off (and per-offer) cost paid: for each pair of w the plan does
+// not place, the LP with its placement fixed at 1 and its uses free,
+// solved from scratch (restrict), within f's budget. ok is false when
+// none is feasible.
+func (pm *poolModel) newPlacement(in *instance, w int, f *fixedLP, c change) (float64, bool) {
+	wd := &in.ws[w]
+	p := f.p
+	best, found := math.Inf(1), false
+	for _, q := range in.active(w) {
+		y := pm.yCol[q]
+		if y < 0 || f.lo[y] != 0 || f.spent() {
+			continue
+		}
+		k := in.pairs[q].k
+		od := &in.os[k]
+		lo, up := slices.Clone(f.lo), slices.Clone(f.up)
+		for j, v := range c.fix {
+			lo[j], up[j] = v, v
+		}
+		for j, v := range c.colUp {
+			up[j] = v
+		}
+		lo[y], up[y] = 1, 1
+		if z := pm.zCol[k]; z >= 0 {
+			lo[z], up[z] = 1, 1
+		}
+		for t, j := range pm.xCol[q] {
+			if j < 0 {
+				continue
+			}
+			lo[j], up[j] = p.ColLower[j], p.ColUpper[j]
+			if wd.service {
+				ub := wd.demand[t] + wd.peak[t]
+				if !math.IsInf(od.stock, 1) {
+					ub = min(ub, od.stock*od.gpn)
+				}
+				up[j] = max(up[j], ub)
+			}
+		}
+		if h, ok := pm.hCol[q]; ok {
+			lo[h], up[h] = p.ColLower[h], p.ColUpper[h]
+		}
+		if v, ok := pm.vCol[q]; ok {
+			lo[v], up[v] = p.ColLower[v], math.Inf(1)
+		}
+		rl, ru := slices.Clone(p.RowLower), slices.Clone(p.RowUpper)
+		for i, v := range c.rowLo {
+			rl[i] = v
+		}
+		for i, v := range c.rowUp {
+			ru[i] = v
+		}
+		if i, ok := pm.linkRow[q]; ok {
+			ru[i] = math.Inf(1)
+		}
+		if b, ok := f.solveAt(rl, ru, lo, up, c.rows); ok {
+			best, found = min(best, b), true
+		}
+	}
+	return best, found
 }
 
 // moreDemand is the change of the fixed LP f with one more unit of
@@ -676,9 +853,10 @@ func (pm *poolModel) peakAtOnce(in *instance, w int, f *fixedLP, c change) (floa
 // moreStock returns the changes of the fixed LP f with one more node of
 // offer k's stock, when the plan meets the stock: for pay-as-you-go
 // capacity, its stock rows and its uses' stock bounds raised by a node's
-// GPUs; for committed capacity, for each commitment whose next node would
-// exceed the stock, that node held too, the hold rows and the uses' bounds
-// raised. None when the plan leaves the stock free, which one more node
+// GPUs (and their links to their placements, whose big-M is the old
+// bound, dropped); for committed capacity, for each commitment whose next
+// node would exceed the stock, that node held too, the hold rows and the
+// uses' bounds raised. None when the plan leaves the stock free, which one more node
 // cannot then lower.
 func (pm *poolModel) moreStock(in *instance, k int, f *fixedLP) []change {
 	od := &in.os[k]
@@ -704,6 +882,10 @@ func (pm *poolModel) moreStock(in *instance, k int, f *fixedLP) []change {
 			if limit < own {
 				binds = binds || f.x[j] >= f.up[j]-tol*max(1, f.up[j])
 				c.colUp[j] = min(own, limit+od.gpn)
+				// Its link's big-M is the old bound: dropped where placed.
+				if i, ok := pm.linkRow[q]; ok && pm.yCol[q] >= 0 && f.lo[pm.yCol[q]] == 1 {
+					c.rowUp[i] = math.Inf(1)
+				}
 			}
 		}
 	}

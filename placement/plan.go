@@ -181,15 +181,19 @@ type Assignment struct {
 	// placed on where placing costs a one-off, the gang runs), its uses
 	// re-optimised; a finite difference of one unit, not a rate. Where
 	// the plan holds a capped offer full, the extra GPU goes where the plan
-	// has room (say on-demand), not on a node the plan does not hold: the
-	// value is at least what re-solving the whole problem with one more
-	// GPU adds, and equal to it when that re-solve keeps the plan's
-	// commitments. It is the LP relaxation's dual instead (the demand
-	// duals weighted by the curve's shape: a rate, and at a degenerate
-	// optimum either end of its interval) when the plan's decisions leave
-	// no room for one more GPU, or when the work to compute it runs out (a
-	// bound of a few solves of the plan's LP, or Options.TimeLimit or the
-	// context ending the solve first); for a gang job it is 0.
+	// has room (say on-demand), not on a node the plan does not hold; where
+	// the offers the workload is placed on have no room, on the cheapest
+	// one more of its offers, that placement's one-off paid. The one-off
+	// costs are those of the workload as it is (setup's GPU time held is
+	// not re-priced for one more GPU). The value is at least what
+	// re-solving the whole problem with one more GPU adds, and equal to it
+	// when that re-solve keeps the plan's commitments and placements. It is
+	// the LP relaxation's dual instead (the demand duals weighted by the
+	// curve's shape: a rate, and at a degenerate optimum either end of its
+	// interval) when no plan with the plan's commitments has room for one
+	// more GPU, or when the work to compute it runs out (a bound of a few
+	// solves of the plan's LP, or Options.TimeLimit or the context ending
+	// the solve first); for a gang job it is 0.
 	PeakGPUValue decimal.Decimal
 	// Alone is tco.Evaluate of the workload alone on its offer when it uses
 	// exactly one offer. A job that runs there narrower than its GPUs, the
