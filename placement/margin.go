@@ -159,19 +159,20 @@ func (pm *poolModel) uses(q int, x []float64) bool {
 
 // marginBudget is the work the solves of the marginal values may take in
 // all, in simplex iterations, after the fixed LP's own solve from scratch
-// (iters): four times that solve, each warm re-solve counting its
-// iterations plus a twentieth of it (setup: scaling, factorisation), and
-// at least 20 000. It bounds them to a few solves of the fixed LP — the
-// size of the plan's uses, a fraction of the relaxation the plan needed —
-// whatever the number of workloads and offers. An iteration count, not a
-// time, so that the same problem gives the same plan.
+// (iters): four times that solve, each later solve counting its iterations
+// plus a fifth of it (setup: scaling, factorisation; about what a warm
+// re-solve takes beyond its pivots), and at least 20 000. It bounds them to
+// the work of a few solves of the fixed LP — the size of the plan's uses,
+// a fraction of the relaxation the plan needed — whatever the number of
+// workloads and offers. An iteration count, not a time, so that the same
+// problem gives the same plan.
 func marginBudget(iters int) int {
 	return max(4*iters, 20_000)
 }
 
-// setupCost is what a warm re-solve counts against marginBudget beyond
-// its iterations, for a fixed LP whose solve from scratch took iters.
-func setupCost(iters int) int { return 1 + iters/20 }
+// setupCost is what a solve counts against marginBudget beyond its
+// iterations, for a fixed LP whose solve from scratch took iters.
+func setupCost(iters int) int { return 1 + iters/5 }
 
 // change is a change of a pool's fixed LP, in the model's rows and
 // columns: new row bounds, new upper bounds of free columns, new values of
