@@ -2,6 +2,7 @@ package placement
 
 import (
 	"context"
+	"maps"
 	"math"
 	"slices"
 
@@ -697,9 +698,11 @@ func (pm *poolModel) peakAtOnce(in *instance, w int, f *fixedLP, c change) (floa
 		return 0, false
 	}
 	p := pm.prob
-	// The least the change costs.
+	// The least the change costs (summed in a fixed order: the same
+	// problem, the same plan).
 	lower := 0.0
-	for i, v := range c.rowLo {
+	for _, i := range slices.Sorted(maps.Keys(c.rowLo)) {
+		v := c.rowLo[i]
 		r := f.rowAt[i]
 		if r < 0 {
 			return 0, false
@@ -708,7 +711,8 @@ func (pm *poolModel) peakAtOnce(in *instance, w int, f *fixedLP, c change) (floa
 			lower += y * (v - p.RowLower[i])
 		}
 	}
-	for i, v := range c.rowUp {
+	for _, i := range slices.Sorted(maps.Keys(c.rowUp)) {
+		v := c.rowUp[i]
 		r := f.rowAt[i]
 		if r < 0 {
 			continue // no free column: the row binds nothing
@@ -720,7 +724,8 @@ func (pm *poolModel) peakAtOnce(in *instance, w int, f *fixedLP, c change) (floa
 			lower += y * (v - p.RowUpper[i])
 		}
 	}
-	for j, v := range c.colUp {
+	for _, j := range slices.Sorted(maps.Keys(c.colUp)) {
+		v := c.colUp[j]
 		if d := f.redCost[f.colAt[j]]; d < 0 {
 			if math.IsInf(v, 1) {
 				return 0, false
