@@ -396,11 +396,26 @@
 // month and the two after). Its nodes are theirs, at no more cost in any
 // row, and the search no longer explores every way to buy the same nodes.
 //
-// Marginal values come from the relaxation's duals: the saving of one more
-// node of stock (minus the reduced cost of n_k at its bound; the stock rows'
-// duals times g_k; over time, of every commitment's n_kc and the hold_
-// rows), and the cost of one more GPU of a service's peak
-// (Σ_t demand dual_t · peak_t).
+// Marginal values are read from the plan's fixed LP — the model with every
+// integer column at the plan's value and the uses the plan rules out at
+// zero, restricted to the columns left — as the change of its optimum by
+// one unit: one more GPU of a service's peak (every demand row up by
+// peak_t, the bounds of its uses and its spot share with it), one more
+// reference GPU-hour of a job's work, one more node of stock (the stock
+// rows and the use bounds up by g_k; for committed capacity, one more node
+// of a commitment the stock held back, held). A change is priced at once
+// when a plan for it built from the fixed LP's optimum (each extra need on
+// the cheapest use that takes it within every row) costs what the fixed
+// LP's duals prove it costs at least; otherwise by a re-solve of the fixed
+// LP warm-started from its basis, within a budget of a few of its solves;
+// one more GPU that fits nowhere the plan places the workload goes on the
+// cheapest one more of its offers, that placement's one-off paid.
+// The relaxation's duals are the fallback: the saving of one more node of
+// stock (minus the reduced cost of n_k at its bound; the stock rows' duals
+// times g_k; over time, of every commitment's n_kc and the hold_ rows), and
+// the cost of one more GPU of a service's peak (Σ_t demand dual_t ·
+// peak_t) — rates, which at a degenerate optimum (demand that exactly
+// fills a capped offer) may be either end of their interval.
 //
 // # Granularity and what is not modelled
 //

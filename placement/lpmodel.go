@@ -47,6 +47,11 @@ type poolModel struct {
 	gangCol   map[int][]int
 	gangRow   map[int]int
 	budgetRow int
+	// linkRow[q] is the row that links pair q's use to its placement
+	// column yCol[q]; spotRow[w] the spot-share row of workload w (absent:
+	// none).
+	linkRow map[int]int
+	spotRow map[int]int
 	// rep[t] is the slice whose columns and rows stand for slice t (the
 	// first of its class, see sliceClasses), mult[t] how many slices those
 	// stand for (0 where rep[t] ≠ t): xCol[q][t], demandRow[w][t] and
@@ -65,7 +70,7 @@ func (in *instance) model(pl pool) (*poolModel, error) { return in.namedModel(pl
 func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 	T := len(in.hours)
 	pm := &poolModel{pl: pl, nCols: map[int][]int{}, holdRow: map[int][]int{}, gangCol: map[int][]int{}, gangRow: map[int]int{}, zCol: map[int]int{}, xCol: map[int][]int{}, yCol: map[int]int{}, hCol: map[int]int{},
-		groups: map[int][]int{}, vCol: map[int]int{},
+		groups: map[int][]int{}, vCol: map[int]int{}, linkRow: map[int]int{}, spotRow: map[int]int{},
 		demandRow: map[int][]int{}, workRow: map[int]int{}, stockRow: map[int][]int{}, budgetRow: -1}
 	pm.rep, pm.mult = in.sliceClasses(pl)
 	b := colBuilder{unnamed: !named}
@@ -407,7 +412,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 				vals[i] /= big
 			}
 			cols, vals = append(cols, y), append(vals, -1)
-			b.AddRowNamed("link", math.Inf(-1), 0, cols, vals, wd.idx, in.os[in.pairs[q].k].idx)
+			pm.linkRow[q] = b.AddRowNamed("link", math.Inf(-1), 0, cols, vals, wd.idx, in.os[in.pairs[q].k].idx)
 			if z := pm.zCol[in.pairs[q].k]; z >= 0 {
 				b.AddRowNamed("peroffer", math.Inf(-1), 0, []int{y, z}, []float64{1, -1}, wd.idx, in.os[in.pairs[q].k].idx)
 			}
@@ -472,7 +477,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 					total += d * in.hours[t] * wd.reps[t]
 				}
 			}
-			b.AddRowNamed("spot", math.Inf(-1), sh*total, cols, vals, wd.idx)
+			pm.spotRow[w] = b.AddRowNamed("spot", math.Inf(-1), sh*total, cols, vals, wd.idx)
 		}
 	}
 	if budget {

@@ -97,7 +97,8 @@ type Plan struct {
 	Bound decimal.Decimal
 	Gap   float64
 	// Stock lists, for each offer whose stock limits the plan, what one
-	// more node of stock would save (from the LP duals).
+	// more node of stock would save with the plan's other decisions held
+	// (see StockValue), in the problem's order of offers.
 	Stock []StockValue
 	// Epochs are, for a plan over time (Options.OverTime), the stretches of
 	// the horizon in order — each epoch, split where capacity with a lead
@@ -173,9 +174,26 @@ type Assignment struct {
 	// (each commitment's cost split by the GPU-hours of its users).
 	Cost decimal.Decimal
 	// PeakGPUValue is what one more GPU of a service's peak demand would
-	// cost (the demand duals weighted by the curve's shape), and for a job
-	// what one more reference GPU-hour of work would cost; from the LP
-	// relaxation.
+	// cost — every slice's demand up by the curve's fraction of the peak
+	// there — and for a job what one more reference GPU-hour of work would
+	// cost: the change of the optimum of the plan's LP with its integer
+	// decisions held (the nodes committed, the offers each workload is
+	// placed on where placing costs a one-off, the gang runs), its uses
+	// re-optimised; a finite difference of one unit, not a rate. Where
+	// the plan holds a capped offer full, the extra GPU goes where the plan
+	// has room (say on-demand), not on a node the plan does not hold; where
+	// the offers the workload is placed on have no room, on the cheapest
+	// one more of its offers, that placement's one-off paid. The one-off
+	// costs are those of the workload as it is (setup's GPU time held is
+	// not re-priced for one more GPU). The value is at least what
+	// re-solving the whole problem with one more GPU adds, and equal to it
+	// when that re-solve keeps the plan's commitments and placements. It is
+	// the LP relaxation's dual instead (the demand duals weighted by the
+	// curve's shape: a rate, and at a degenerate optimum either end of its
+	// interval) when no plan with the plan's commitments has room for one
+	// more GPU, or when the work to compute it runs out (a bound of a few
+	// solves of the plan's LP, or Options.TimeLimit or the context ending
+	// the solve first); for a gang job it is 0.
 	PeakGPUValue decimal.Decimal
 	// Alone is tco.Evaluate of the workload alone on its offer when it uses
 	// exactly one offer. A job that runs there narrower than its GPUs, the
@@ -259,8 +277,18 @@ type Commitment struct {
 }
 
 // StockValue is what one more node of an offer's stock is worth to the
-// plan, from the LP duals of its stock limit: a rate, exact for small
-// changes.
+// plan: the cost of the plan's LP with its integer decisions held (the
+// nodes committed, the placements that cost a one-off, the gang runs) and
+// its uses re-optimised, less that cost with one more node in stock — for
+// committed capacity, with one more node held of the commitment (over
+// time: the best one) that the stock kept from it. A finite difference
+// of one node, not a rate; at most what re-solving the whole problem with
+// one more node would save (which may also change the plan's other
+// commitments), and equal to it when that re-solve keeps them. When the
+// work to compute it runs out (a bound of a few solves of the plan's LP,
+// or Options.TimeLimit or the context ending the solve first) it is the LP
+// relaxation's instead: the duals of the stock limit, a rate, exact only
+// for small changes and, at a degenerate optimum, one end of an interval.
 type StockValue struct {
 	Offer string
 	// SavingPerNode is the money one more node of stock would save; > 0.

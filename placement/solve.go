@@ -203,6 +203,7 @@ func (st *solveState) solvePool(ctx context.Context, pl pool) (*poolSolution, er
 		if sol != nil && relGap(sol.cost, sol.bound) <= in.s.Gap {
 			st.stats.FastPools++
 			sol.optimal = true
+			st.meritMargins(ctx, pl, sol)
 			return sol, nil
 		}
 	}
@@ -405,7 +406,8 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	duals := pm.duals(in, &r)
 	if ints == 0 {
 		sol := pm.solution(in, r.X, r.Objective, r.Objective)
-		sol.stockValue, sol.peakValue, sol.optimal = duals.stock, duals.peak, true
+		m := st.margins(ctx, pm, r.X, duals)
+		sol.stockValue, sol.peakValue, sol.optimal = m.stock, m.peak, true
 		return sol, nil
 	}
 	// A first plan: the relaxation's integers rounded up, the rest
@@ -463,7 +465,8 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 			return nil, ctx.Err()
 		}
 		sol := pm.solution(in, x, inc, min(bound, inc))
-		sol.stockValue, sol.peakValue = duals.stock, duals.peak
+		m := st.margins(ctx, pm, x, duals)
+		sol.stockValue, sol.peakValue = m.stock, m.peak
 		sol.optimal = relGap(inc, bound) <= in.s.Gap
 		return sol, ctx.Err()
 	}
@@ -516,7 +519,8 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 		return nil, fmt.Errorf("%w: no feasible plan found (%s)", ErrSolver, mr.Status)
 	}
 	sol := pm.solution(in, x, inc, min(bound, inc))
-	sol.stockValue, sol.peakValue = duals.stock, duals.peak
+	m := st.margins(ctx, pm, x, duals)
+	sol.stockValue, sol.peakValue = m.stock, m.peak
 	sol.optimal = optimal || relGap(inc, bound) <= in.s.Gap
 	return sol, ctx.Err()
 }

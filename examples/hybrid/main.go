@@ -448,7 +448,7 @@ func output(res result) (cli.Output, error) {
 		fmt.Fprintf(w, "\nTotal %s, proven lower bound %s (gap %.2f%%), %s; %.0f%% of the GPU-hours on spot\n",
 			money(p.Total), money(p.Bound), p.Gap*100, p.Status, res.SpotShare*100)
 		for _, s := range p.Stock {
-			fmt.Fprintf(w, "One more node of %s's stock would save %s (LP dual)\n", s.Offer, money(s.SavingPerNode))
+			fmt.Fprintf(w, "One more node of %s's stock would save %s (the plan's other commitments held)\n", s.Offer, money(s.SavingPerNode))
 		}
 		for _, o := range res.Owned {
 			switch {
