@@ -915,11 +915,13 @@ func (pm *poolModel) moreStock(in *instance, k int, f *fixedLP) []change {
 	cols := pm.nCols[k]
 	held := make([]int, len(cols))
 	for i, j := range cols {
-		held[i] = int(f.lo[j])
+		if j >= 0 { // −1: a commitment others make (markChains)
+			held[i] = int(f.lo[j])
+		}
 	}
 	var out []change
 	for i, j := range cols {
-		if f.lo[j] != f.up[j] {
+		if j < 0 || f.lo[j] != f.up[j] {
 			continue
 		}
 		held[i]++
@@ -967,7 +969,7 @@ func (st *solveState) meritMargins(ctx context.Context, pl pool, sol *poolSoluti
 	}
 	x := make([]float64, pm.prob.NumCols())
 	for k, cols := range pm.nCols {
-		if len(cols) != 1 {
+		if len(cols) != 1 || cols[0] < 0 {
 			return
 		}
 		x[cols[0]] = float64(sol.nodes[k])
