@@ -378,19 +378,7 @@ func (f *fixedLP) solve(c change) (float64, bool) {
 		}
 	}
 	r, err := lp.Solve(f.ctx, &q, opt)
-	f.total += r.Iterations
-	f.budget -= r.Iterations + setupCost(f.iters)
-	switch {
-	case err != nil:
-		f.out = true
-		return 0, false
-	case r.Status == lp.Infeasible:
-		return 0, false
-	case r.Status != lp.Optimal:
-		f.out = true // a limit
-		return 0, false
-	}
-	return obj + r.Objective, true
+	return f.account(obj, r, err)
 }
 
 // solveAt returns the optimum of f's model at row bounds rl, ru and column
@@ -430,6 +418,13 @@ func (f *fixedLP) solveAt(rl, ru, lo, up []float64, rows []extraRow) (float64, b
 	}
 	q.Integer = nil
 	r, err := lp.Solve(f.ctx, q, lp.Options{IterationLimit: f.budget})
+	return f.account(obj, r, err)
+}
+
+// account charges f's budget with a solve's iterations and returns obj
+// plus its optimum; ok false when it is infeasible or not solved (a limit
+// or an error also marks f out).
+func (f *fixedLP) account(obj float64, r lp.Result, err error) (float64, bool) {
 	f.total += r.Iterations
 	f.budget -= r.Iterations + setupCost(f.iters)
 	switch {
