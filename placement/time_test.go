@@ -181,21 +181,12 @@ func TestOverTimeCBC(t *testing.T) {
 				if err := placement.WriteMPS(&buf, p); err != nil {
 					t.Fatal(err)
 				}
-				type result struct {
-					plan placement.Plan
-					err  error
-				}
-				solved := make(chan result, 1)
-				go func() {
-					plan, err := placement.Solve(context.Background(), p)
-					solved <- result{plan, err}
-				}()
+				solved := solveBeside(p)
 				want := cbcObjective(t, bin, buf.Bytes())
-				r := <-solved
-				if r.err != nil {
-					t.Fatalf("seed %d: %v", seed, r.err)
+				plan, err := solved()
+				if err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
 				}
-				plan := r.plan
 				got, _ := plan.Total.Float64()
 				if d := math.Abs(got - want); d > 1e-6*max(1, math.Abs(want)) {
 					t.Errorf("seed %d: Solve total %.6f, cbc %.6f (%.2g relative)", seed, got, want, d/max(1, math.Abs(want)))
@@ -216,6 +207,24 @@ func TestOverTimeCBC(t *testing.T) {
 	})
 	if g := gangs.Load(); g < int64(n) && !t.Failed() {
 		t.Errorf("%d gangs placed in %d problems, want at least %d", g, n, n)
+	}
+}
+
+// solveBeside starts Solve(p) on a goroutine of its own, so that an oracle
+// can run beside it, and returns what waits for its plan.
+func solveBeside(p placement.Problem) func() (placement.Plan, error) {
+	type result struct {
+		plan placement.Plan
+		err  error
+	}
+	solved := make(chan result, 1)
+	go func() {
+		plan, err := placement.Solve(context.Background(), p)
+		solved <- result{plan, err}
+	}()
+	return func() (placement.Plan, error) {
+		r := <-solved
+		return r.plan, r.err
 	}
 }
 
