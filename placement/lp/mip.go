@@ -603,7 +603,7 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 		case st == Infeasible && nd.depth == 0:
 			// Once per solve: the root's Farkas ray is checked, and the
 			// root solved again with wider scaling if it fails.
-			again, err := sr.checkRootRay(nd)
+			again, err := sr.checkRootRay(nd, Infeasible)
 			if err != nil {
 				return nil, err
 			}
@@ -615,6 +615,15 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			return nil, nil
 		case st == Unbounded:
 			if nd.branchCol < 0 {
+				// The root's ray is checked as an infeasible root's
+				// Farkas ray is.
+				again, err := sr.checkRootRay(nd, Unbounded)
+				if err != nil {
+					return nil, err
+				}
+				if again {
+					continue
+				}
 				return nil, &errStop{Unbounded, nil}
 			}
 			// Unbounded below a bounded root: a numerical failure.
@@ -711,14 +720,14 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 	}
 }
 
-// checkRootRay checks the Farkas ray of the root LP, found infeasible, on
-// the working problem with the root node's bounds (as Result.Verify does
-// for an LP at verifyTol). When it fails and the model's scaling held a
-// factor at its bound, the model is rebuilt with factors up to
-// 2^±wideScaleExp and again is true: the root must be solved again. When
-// it fails otherwise, the answer is an ErrNumerical error rather than
-// Infeasible.
-func (sr *mipSearch) checkRootRay(nd *mipNode) (again bool, err error) {
+// checkRootRay checks the ray of the root LP, found st (Infeasible: its
+// Farkas ray; Unbounded: its primal ray), on the working problem with the
+// root node's bounds (as Result.Verify does for an LP at verifyTol). When
+// it fails and the model's scaling held a factor at its bound, the model
+// is rebuilt with factors up to 2^±wideScaleExp and again is true: the
+// root must be solved again. When it fails otherwise, the answer is an
+// ErrNumerical error rather than st.
+func (sr *mipSearch) checkRootRay(nd *mipNode, st Status) (again bool, err error) {
 	q := *sr.w
 	q.Integer = nil
 	q.ColLower = make([]float64, q.NumCols())
@@ -726,7 +735,7 @@ func (sr *mipSearch) checkRootRay(nd *mipNode) (again bool, err error) {
 	for j := range q.ColLower {
 		q.ColLower[j], q.ColUpper[j] = sr.mdl.colBounds(j)
 	}
-	r := sr.mdl.result(Infeasible)
+	r := sr.mdl.result(st)
 	if r.Verify(&q, verifyTol) == nil {
 		return false, nil
 	}
@@ -740,6 +749,9 @@ func (sr *mipSearch) checkRootRay(nd *mipNode) (again bool, err error) {
 			sr.applyNode(nd)
 			return true, nil
 		}
+	}
+	if st == Unbounded {
+		return false, fmt.Errorf("%w: the ray of the unbounded root LP fails its certificate", ErrNumerical)
 	}
 	return false, fmt.Errorf("%w: the Farkas ray of the infeasible root LP fails its certificate", ErrNumerical)
 }

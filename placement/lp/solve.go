@@ -59,8 +59,9 @@ import (
 // rows, backtrack, hand the rest to a sub-MIP) and RENS/RINS sub-MIPs. A
 // node LP that cannot be verified is retried from the slack basis and,
 // failing that, branched on with its bound kept, so the search never
-// prunes on an unverified bound. An infeasible root LP's Farkas ray is
-// checked as an LP's is (wider scaling, then ErrNumerical). Before the search, a row whose columns
+// prunes on an unverified bound. An infeasible root LP's Farkas ray and
+// an unbounded root LP's ray are checked as an LP's are (wider scaling,
+// then ErrNumerical). Before the search, a row whose columns
 // are all integer and whose (scaled) integer coefficients have a gcd with
 // no multiple in the row's range proves the MIP infeasible, whatever the
 // column bounds; so do equality rows of that kind with no common integer
