@@ -226,6 +226,12 @@ func unboundedOrInfeasible(ctx context.Context, p *Problem, opt Options, start t
 		res.Bound = math.Inf(-1) * sense
 		res.Gap = math.Inf(1)
 	}
+	if res.X != nil && !isFinite(res.Objective) {
+		// The point's objective overflows float64 (a cost of 1e308 at
+		// x = −1e308): it cannot be reported, nor Unbounded without it.
+		return Result{Status: NotSolved, Iterations: res.Iterations, Nodes: res.Nodes, Bound: math.NaN(), Gap: math.Inf(1), Elapsed: res.Elapsed},
+			fmt.Errorf("%w: the objective of the integer point of the unbounded relaxation is %v", ErrNumerical, res.Objective)
+	}
 	return res, serr
 }
 
@@ -809,6 +815,9 @@ func (sr *mipSearch) fractional(tol float64) []int {
 	var f []int
 	for _, j := range sr.intCols {
 		v := sr.x[j]
+		if lo, up := sr.mdl.colBounds(j); !(lo < up) {
+			continue // fixed: nothing to branch on, whatever v's noise
+		}
 		if math.Abs(v-math.Round(v)) > tol {
 			f = append(f, j)
 		}
@@ -816,12 +825,21 @@ func (sr *mipSearch) fractional(tol float64) []int {
 	return f
 }
 
+// splitFloor is where a branch on an integer column of value v and
+// integral bounds lo < up splits its domain: [lo, fl] and [fl+1, up]. It
+// is ⌊v⌋ for v inside the bounds, and lo or up − 1 for a v that the LP's
+// tolerances left outside them (−5e-10 on [0, ∞) of a badly scaled LP,
+// whose ⌊v⌋ = −1 would make the down branch [0, −1]).
+func splitFloor(v, lo, up float64) float64 {
+	return max(lo, min(math.Floor(v), up-1))
+}
+
 // branch creates the two children of nd on column col, queues one and
 // returns the other to dive into.
 func (sr *mipSearch) branch(nd *mipNode, z float64, col int, childBound [2]float64) *mipNode {
 	v := sr.x[col]
 	lo, up := sr.mdl.colBounds(col)
-	fl := math.Floor(v)
+	fl := splitFloor(v, lo, up)
 	basis := sr.mdl.basis()
 	mk := func(isUp bool) *mipNode {
 		c := bndChange{col: col, lo: lo, up: fl}
@@ -972,8 +990,8 @@ func (sr *mipSearch) selectBranch(nd *mipNode, z float64, frac []int) (col int, 
 			saved = sr.mdl.basis()
 		}
 		v := xs[j]
-		fl := math.Floor(v)
 		lo, up := sr.mdl.colBounds(j)
+		fl := splitFloor(v, lo, up)
 		var gain [2]float64
 		var exact [2]float64
 		for d := 0; d < 2; d++ {
@@ -1219,7 +1237,7 @@ func mipFeasible(p *Problem, x []float64, strict bool) (float64, bool) {
 	clamped := false
 	for j := range x {
 		lo, up := p.ColLower[j], p.ColUpper[j]
-		if p.Integer[j] && x[j] != math.Round(x[j]) {
+		if !isFinite(x[j]) || p.Integer[j] && x[j] != math.Round(x[j]) {
 			return 0, false
 		}
 		if x[j] < lo {
@@ -1260,9 +1278,15 @@ func mipFeasible(p *Problem, x []float64, strict bool) (float64, bool) {
 			}
 		}
 	}
+	// A value, activity or objective that is not finite (an overflow: a
+	// column at ±Inf, 1e-12·x = −1e308) would pass every comparison with
+	// an infinite tolerance: such a point is no incumbent.
 	rowsOK := func(act, mag []float64) bool {
 		for i := range act {
 			lo, up := p.RowLower[i], p.RowUpper[i]
+			if !isFinite(act[i]) || !isFinite(mag[i]) {
+				return false
+			}
 			if lo > math.Inf(-1) && act[i] < lo-tol(lo, mag[i]) {
 				return false
 			}
@@ -1272,7 +1296,7 @@ func mipFeasible(p *Problem, x []float64, strict bool) (float64, bool) {
 		}
 		return true
 	}
-	if rowsOK(actC, magC) {
+	if rowsOK(actC, magC) && isFinite(objC) {
 		if clamped {
 			for j := range x {
 				x[j] = min(max(x[j], p.ColLower[j]), p.ColUpper[j])
@@ -1280,7 +1304,7 @@ func mipFeasible(p *Problem, x []float64, strict bool) (float64, bool) {
 		}
 		return objC, true
 	}
-	if clamped && rowsOK(act, mag) {
+	if clamped && rowsOK(act, mag) && isFinite(obj) {
 		return obj, true
 	}
 	return 0, false

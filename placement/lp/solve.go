@@ -74,7 +74,10 @@ import (
 // objective is integral), Gap and Nodes; no
 // duals, basis or ray. Optimal means proven within opt.Gap (default
 // 1e-9). Infeasible means no integer point exists; Unbounded that the
-// relaxation is unbounded and an integer point (X) exists. On a node, time
+// relaxation is unbounded and an integer point (X) exists (NotSolved with
+// an ErrNumerical error when that point's objective overflows float64).
+// A point whose values, row activities or objective are not finite is
+// never an incumbent. On a node, time
 // or iteration limit or cancellation it returns the incumbent, if any,
 // with the limit's status (and ctx's error when cancelled). opt.Basis
 // warm-starts the root LP; opt.Start, when it passes the feasibility
