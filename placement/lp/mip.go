@@ -618,6 +618,10 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			}
 			return nil, nil
 		case st == Infeasible:
+			if !sr.rayHolds() {
+				// Infeasible without a proof: the node is not pruned.
+				sr.branchUnsolved(nd)
+			}
 			return nil, nil
 		case st == Unbounded:
 			if nd.branchCol < 0 {
@@ -724,6 +728,23 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 		}
 		return sr.branch(nd, z, col, childBound), nil
 	}
+}
+
+// rayHolds reports whether the Farkas ray of the node LP just found
+// infeasible passes its certificate on the working problem with the
+// node's bounds (as Result.Verify does for an LP at verifyTol): a node
+// LP below the root is pruned, and a strong-branching child taken as
+// infeasible, only when it does.
+func (sr *mipSearch) rayHolds() bool {
+	q := *sr.w
+	q.Integer = nil
+	q.ColLower = make([]float64, q.NumCols())
+	q.ColUpper = make([]float64, q.NumCols())
+	for j := range q.ColLower {
+		q.ColLower[j], q.ColUpper[j] = sr.mdl.colBounds(j)
+	}
+	r := sr.mdl.result(Infeasible)
+	return r.Verify(&q, verifyTol) == nil
 }
 
 // checkRootRay checks the ray of the root LP, found st (Infeasible: its
@@ -1010,6 +1031,9 @@ func (sr *mipSearch) selectBranch(nd *mipNode, z float64, frac []int) (col int, 
 				}
 				// A numerical failure in a trial: uninformative.
 				st = NotSolved
+			}
+			if st == Infeasible && !sr.rayHolds() {
+				st = NotSolved // an infeasibility without a proof
 			}
 			switch st {
 			case Infeasible:

@@ -113,7 +113,7 @@ func TestReview9MILPExtremeData(t *testing.T) {
 		},
 		{
 			name:   "propagated bound −Inf",
-			reason: "fixing x3 = 0 in 1e-308·x2 + 2.5·x3 = −2 propagates x2 ≤ −2e308 = −Inf: propDive panicked in setColBounds(2, −Inf, −Inf); its Infeasible answer is TestReview9MILPNodeFarkas",
+			reason: "fixing x3 = 0 in 1e-308·x2 + 2.5·x3 = −2 propagates x2 ≤ −2e308 = −Inf: propDive panicked in setColBounds(2, −Inf, −Inf); its wrong Infeasible answer is TestReview9MILPNodeFarkas",
 			p: lp.Problem{
 				Cost: []float64{1e-308, 1e-308, 1e-12, 1e-308}, ColLower: []float64{-inf, -inf, -inf, -inf}, ColUpper: []float64{inf, inf, inf, inf},
 				Integer: []bool{false, false, false, true}, RowLower: []float64{-2}, RowUpper: []float64{-2},
@@ -142,14 +142,11 @@ func TestReview9MILPExtremeData(t *testing.T) {
 // x2 = 5e307 (x3 = 0 would need x2 = −2e308, beyond float64). The root
 // LP is optimal at x3 = −0.8 and the LP with x3 ≤ −1 alone is optimal at
 // x2 = 5e307, yet Solve answers Infeasible after one node with no LP
-// iteration: a node or strong-branching LP below the root that ends
-// Infeasible prunes its child without its Farkas ray being checked (only
-// the root's is, checkRootRay). Expected: Optimal with X that Verify
-// accepts, or NotSolved with ErrNumerical. Not fixed: checking every
-// infeasible node's ray must keep the root's wider-scaling re-solve and
-// the MIPLIB node counts, which needs more than this review had.
+// iteration: a strong-branching LP below the root ended Infeasible and
+// its child was taken as infeasible without its Farkas ray being checked
+// (only the root's was, checkRootRay). Expected: Optimal with X that
+// Verify accepts, or NotSolved with ErrNumerical — not Infeasible.
 func TestReview9MILPNodeFarkas(t *testing.T) {
-	t.Skip("finding: a node LP's Farkas ray is not checked before the node is pruned")
 	inf := math.Inf(1)
 	p := &lp.Problem{
 		Cost: []float64{1e-308, 1e-308, 1e-12, 1e-308}, ColLower: []float64{-inf, -inf, -inf, -inf}, ColUpper: []float64{inf, inf, inf, inf},

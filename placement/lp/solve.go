@@ -61,7 +61,9 @@ import (
 // failing that, branched on with its bound kept, so the search never
 // prunes on an unverified bound. An infeasible root LP's Farkas ray and
 // an unbounded root LP's ray are checked as an LP's are (wider scaling,
-// then ErrNumerical). Before the search, a row whose columns
+// then ErrNumerical); a node or strong-branching LP below the root is
+// taken as infeasible only when its Farkas ray passes the same check (a
+// node whose ray fails is handled as one whose LP could not be solved). Before the search, a row whose columns
 // are all integer and whose (scaled) integer coefficients have a gcd with
 // no multiple in the row's range proves the MIP infeasible, whatever the
 // column bounds; so do equality rows of that kind with no common integer
