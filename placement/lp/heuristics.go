@@ -81,7 +81,7 @@ func (sr *mipSearch) dive(nd *mipNode, z float64) error {
 			sr.simpleRounding()
 		}
 		lo, hi := sr.mdl.colBounds(j)
-		v := sr.x[j]
+		v := min(max(sr.x[j], lo), hi) // the LP's tolerances may leave it outside
 		touched = append(touched, j)
 		for attempt := 0; ; attempt++ {
 			if up {

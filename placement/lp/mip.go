@@ -226,6 +226,12 @@ func unboundedOrInfeasible(ctx context.Context, p *Problem, opt Options, start t
 		res.Bound = math.Inf(-1) * sense
 		res.Gap = math.Inf(1)
 	}
+	if res.X != nil && !isFinite(res.Objective) {
+		// The point's objective overflows float64 (a cost of 1e308 at
+		// x = −1e308): it cannot be reported, nor Unbounded without it.
+		return Result{Status: NotSolved, Iterations: res.Iterations, Nodes: res.Nodes, Bound: math.NaN(), Gap: math.Inf(1), Elapsed: res.Elapsed},
+			fmt.Errorf("%w: the objective of the integer point of the unbounded relaxation is %v", ErrNumerical, res.Objective)
+	}
 	return res, serr
 }
 
@@ -603,7 +609,7 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 		case st == Infeasible && nd.depth == 0:
 			// Once per solve: the root's Farkas ray is checked, and the
 			// root solved again with wider scaling if it fails.
-			again, err := sr.checkRootRay(nd)
+			again, err := sr.checkRootRay(nd, Infeasible)
 			if err != nil {
 				return nil, err
 			}
@@ -612,9 +618,22 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 			}
 			return nil, nil
 		case st == Infeasible:
+			if !sr.rayHolds() {
+				// Infeasible without a proof: the node is not pruned.
+				sr.branchUnsolved(nd)
+			}
 			return nil, nil
 		case st == Unbounded:
 			if nd.branchCol < 0 {
+				// The root's ray is checked as an infeasible root's
+				// Farkas ray is.
+				again, err := sr.checkRootRay(nd, Unbounded)
+				if err != nil {
+					return nil, err
+				}
+				if again {
+					continue
+				}
 				return nil, &errStop{Unbounded, nil}
 			}
 			// Unbounded below a bounded root: a numerical failure.
@@ -711,14 +730,12 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 	}
 }
 
-// checkRootRay checks the Farkas ray of the root LP, found infeasible, on
-// the working problem with the root node's bounds (as Result.Verify does
-// for an LP at verifyTol). When it fails and the model's scaling held a
-// factor at its bound, the model is rebuilt with factors up to
-// 2^±wideScaleExp and again is true: the root must be solved again. When
-// it fails otherwise, the answer is an ErrNumerical error rather than
-// Infeasible.
-func (sr *mipSearch) checkRootRay(nd *mipNode) (again bool, err error) {
+// rayHolds reports whether the Farkas ray of the node LP just found
+// infeasible passes its certificate on the working problem with the
+// node's bounds (as Result.Verify does for an LP at verifyTol): a node
+// LP below the root is pruned, and a strong-branching child taken as
+// infeasible, only when it does.
+func (sr *mipSearch) rayHolds() bool {
 	q := *sr.w
 	q.Integer = nil
 	q.ColLower = make([]float64, q.NumCols())
@@ -727,6 +744,25 @@ func (sr *mipSearch) checkRootRay(nd *mipNode) (again bool, err error) {
 		q.ColLower[j], q.ColUpper[j] = sr.mdl.colBounds(j)
 	}
 	r := sr.mdl.result(Infeasible)
+	return r.Verify(&q, verifyTol) == nil
+}
+
+// checkRootRay checks the ray of the root LP, found st (Infeasible: its
+// Farkas ray; Unbounded: its primal ray), on the working problem with the
+// root node's bounds (as Result.Verify does for an LP at verifyTol). When
+// it fails and the model's scaling held a factor at its bound, the model
+// is rebuilt with factors up to 2^±wideScaleExp and again is true: the
+// root must be solved again. When it fails otherwise, the answer is an
+// ErrNumerical error rather than st.
+func (sr *mipSearch) checkRootRay(nd *mipNode, st Status) (again bool, err error) {
+	q := *sr.w
+	q.Integer = nil
+	q.ColLower = make([]float64, q.NumCols())
+	q.ColUpper = make([]float64, q.NumCols())
+	for j := range q.ColLower {
+		q.ColLower[j], q.ColUpper[j] = sr.mdl.colBounds(j)
+	}
+	r := sr.mdl.result(st)
 	if r.Verify(&q, verifyTol) == nil {
 		return false, nil
 	}
@@ -740,6 +776,9 @@ func (sr *mipSearch) checkRootRay(nd *mipNode) (again bool, err error) {
 			sr.applyNode(nd)
 			return true, nil
 		}
+	}
+	if st == Unbounded {
+		return false, fmt.Errorf("%w: the ray of the unbounded root LP fails its certificate", ErrNumerical)
 	}
 	return false, fmt.Errorf("%w: the Farkas ray of the infeasible root LP fails its certificate", ErrNumerical)
 }
@@ -797,6 +836,9 @@ func (sr *mipSearch) fractional(tol float64) []int {
 	var f []int
 	for _, j := range sr.intCols {
 		v := sr.x[j]
+		if lo, up := sr.mdl.colBounds(j); !(lo < up) {
+			continue // fixed: nothing to branch on, whatever v's noise
+		}
 		if math.Abs(v-math.Round(v)) > tol {
 			f = append(f, j)
 		}
@@ -804,12 +846,21 @@ func (sr *mipSearch) fractional(tol float64) []int {
 	return f
 }
 
+// splitFloor is where a branch on an integer column of value v and
+// integral bounds lo < up splits its domain: [lo, fl] and [fl+1, up]. It
+// is ⌊v⌋ for v inside the bounds, and lo or up − 1 for a v that the LP's
+// tolerances left outside them (−5e-10 on [0, ∞) of a badly scaled LP,
+// whose ⌊v⌋ = −1 would make the down branch [0, −1]).
+func splitFloor(v, lo, up float64) float64 {
+	return max(lo, min(math.Floor(v), up-1))
+}
+
 // branch creates the two children of nd on column col, queues one and
 // returns the other to dive into.
 func (sr *mipSearch) branch(nd *mipNode, z float64, col int, childBound [2]float64) *mipNode {
 	v := sr.x[col]
 	lo, up := sr.mdl.colBounds(col)
-	fl := math.Floor(v)
+	fl := splitFloor(v, lo, up)
 	basis := sr.mdl.basis()
 	mk := func(isUp bool) *mipNode {
 		c := bndChange{col: col, lo: lo, up: fl}
@@ -960,8 +1011,8 @@ func (sr *mipSearch) selectBranch(nd *mipNode, z float64, frac []int) (col int, 
 			saved = sr.mdl.basis()
 		}
 		v := xs[j]
-		fl := math.Floor(v)
 		lo, up := sr.mdl.colBounds(j)
+		fl := splitFloor(v, lo, up)
 		var gain [2]float64
 		var exact [2]float64
 		for d := 0; d < 2; d++ {
@@ -980,6 +1031,9 @@ func (sr *mipSearch) selectBranch(nd *mipNode, z float64, frac []int) (col int, 
 				}
 				// A numerical failure in a trial: uninformative.
 				st = NotSolved
+			}
+			if st == Infeasible && !sr.rayHolds() {
+				st = NotSolved // an infeasibility without a proof
 			}
 			switch st {
 			case Infeasible:
@@ -1207,7 +1261,7 @@ func mipFeasible(p *Problem, x []float64, strict bool) (float64, bool) {
 	clamped := false
 	for j := range x {
 		lo, up := p.ColLower[j], p.ColUpper[j]
-		if p.Integer[j] && x[j] != math.Round(x[j]) {
+		if !isFinite(x[j]) || p.Integer[j] && x[j] != math.Round(x[j]) {
 			return 0, false
 		}
 		if x[j] < lo {
@@ -1248,9 +1302,15 @@ func mipFeasible(p *Problem, x []float64, strict bool) (float64, bool) {
 			}
 		}
 	}
+	// A value, activity or objective that is not finite (an overflow: a
+	// column at ±Inf, 1e-12·x = −1e308) would pass every comparison with
+	// an infinite tolerance: such a point is no incumbent.
 	rowsOK := func(act, mag []float64) bool {
 		for i := range act {
 			lo, up := p.RowLower[i], p.RowUpper[i]
+			if !isFinite(act[i]) || !isFinite(mag[i]) {
+				return false
+			}
 			if lo > math.Inf(-1) && act[i] < lo-tol(lo, mag[i]) {
 				return false
 			}
@@ -1260,7 +1320,7 @@ func mipFeasible(p *Problem, x []float64, strict bool) (float64, bool) {
 		}
 		return true
 	}
-	if rowsOK(actC, magC) {
+	if rowsOK(actC, magC) && isFinite(objC) {
 		if clamped {
 			for j := range x {
 				x[j] = min(max(x[j], p.ColLower[j]), p.ColUpper[j])
@@ -1268,7 +1328,7 @@ func mipFeasible(p *Problem, x []float64, strict bool) (float64, bool) {
 		}
 		return objC, true
 	}
-	if clamped && rowsOK(act, mag) {
+	if clamped && rowsOK(act, mag) && isFinite(obj) {
 		return obj, true
 	}
 	return 0, false

@@ -136,13 +136,23 @@ func (pr *propagator) apply(j int, lo, up float64) {
 
 // set tightens the bounds of column j to [lo, up] (intersected with the
 // current ones), records the change and queues j's rows. It reports false
-// when the bounds cross.
+// when the bounds cross or leave no finite value (an upper bound of −Inf,
+// a lower one of +Inf, from data near float64's limits).
 func (pr *propagator) set(j int, lo, up float64) bool {
+	// A bound computed from data near float64's limits can be NaN (no
+	// information) or an infinite one on the wrong side (−1e308/1e-12 =
+	// −Inf as an upper bound: no finite value is left).
+	if math.IsNaN(lo) {
+		lo = pr.lo[j]
+	}
+	if math.IsNaN(up) {
+		up = pr.up[j]
+	}
 	lo, up = max(lo, pr.lo[j]), min(up, pr.up[j])
 	if lo == pr.lo[j] && up == pr.up[j] {
 		return true
 	}
-	if lo > up {
+	if lo > up || math.IsInf(lo, 1) || math.IsInf(up, -1) {
 		return false
 	}
 	pr.trail = append(pr.trail, propChange{j, pr.lo[j], pr.up[j]})

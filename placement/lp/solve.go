@@ -26,12 +26,17 @@ import (
 // primal simplex cleans up; it also finds the ray of an unbounded problem.
 // An optimal answer is checked with Result.Verify before it is returned
 // and refined with tighter tolerances if its unscaled certificate fails;
-// an infeasible answer's Farkas ray is checked too. When a numerical
-// failure or a failing ray comes from a scaling that held a factor at its
-// bound (2^±50: a coefficient such as 1e-40 stays far from 1 scaled and
-// looks like 0 to the simplex), the LP is solved again from the slack
-// basis with factors up to 2^±500. A Farkas ray that still fails is not
-// returned: the solve ends NotSolved with an ErrNumerical error.
+// an infeasible answer's Farkas ray and an unbounded answer's ray (with
+// its point X) are checked too. When a numerical failure or a failing
+// certificate comes from a scaling that held a factor at its bound (2^±50:
+// a coefficient such as 1e-40 stays far from 1 scaled and looks like 0 to
+// the simplex), the LP is solved again from the slack basis with factors
+// up to 2^±500. An Optimal, Infeasible or Unbounded answer whose
+// certificate still fails at 1e-7 is not returned: the solve ends
+// NotSolved with an ErrNumerical error. So does an LP whose optimum is
+// beyond float64's range (bounds of 1e308 are finite, not infinite as
+// CLP and CBC take bounds of 1e30 and above: min −x − y with x, y ≤ 1e308
+// has the optimum −2e308).
 //
 // An LP solved to Optimal comes with primal values, row activities, row
 // duals, reduced costs and the final basis; Infeasible with a Farkas ray;
@@ -54,8 +59,11 @@ import (
 // rows, backtrack, hand the rest to a sub-MIP) and RENS/RINS sub-MIPs. A
 // node LP that cannot be verified is retried from the slack basis and,
 // failing that, branched on with its bound kept, so the search never
-// prunes on an unverified bound. An infeasible root LP's Farkas ray is
-// checked as an LP's is (wider scaling, then ErrNumerical). Before the search, a row whose columns
+// prunes on an unverified bound. An infeasible root LP's Farkas ray and
+// an unbounded root LP's ray are checked as an LP's are (wider scaling,
+// then ErrNumerical); a node or strong-branching LP below the root is
+// taken as infeasible only when its Farkas ray passes the same check (a
+// node whose ray fails is handled as one whose LP could not be solved). Before the search, a row whose columns
 // are all integer and whose (scaled) integer coefficients have a gcd with
 // no multiple in the row's range proves the MIP infeasible, whatever the
 // column bounds; so do equality rows of that kind with no common integer
@@ -68,7 +76,10 @@ import (
 // objective is integral), Gap and Nodes; no
 // duals, basis or ray. Optimal means proven within opt.Gap (default
 // 1e-9). Infeasible means no integer point exists; Unbounded that the
-// relaxation is unbounded and an integer point (X) exists. On a node, time
+// relaxation is unbounded and an integer point (X) exists (NotSolved with
+// an ErrNumerical error when that point's objective overflows float64).
+// A point whose values, row activities or objective are not finite is
+// never an incumbent. On a node, time
 // or iteration limit or cancellation it returns the incumbent, if any,
 // with the limit's status (and ctx's error when cancelled). opt.Basis
 // warm-starts the root LP; opt.Start, when it passes the feasibility
@@ -111,7 +122,7 @@ func Solve(ctx context.Context, p *Problem, opt Options) (Result, error) {
 	}
 	st, serr := mdl.solve(ctx, lim)
 	res := mdl.result(st)
-	if st == Infeasible && res.Verify(p, verifyTol) != nil || errors.Is(serr, ErrNumerical) {
+	if !certified(p, &res) || errors.Is(serr, ErrNumerical) {
 		res, serr = solveWide(ctx, p, lim, mdl, res, serr)
 	}
 	res.Elapsed = time.Since(start)
@@ -140,11 +151,28 @@ func solveWide(ctx context.Context, p *Problem, lim lpLimits, mdl *lpModel, res 
 			res.Iterations += iters
 		}
 	}
-	if res.Status == Infeasible && res.Verify(p, verifyTol) != nil {
+	if !certified(p, &res) {
+		what := map[Status]string{
+			Optimal:    "the optimal answer fails its certificate (an objective beyond float64's range, or values the simplex could not make exact enough)",
+			Infeasible: "the Farkas ray of the infeasible answer fails its certificate",
+			Unbounded:  "the ray of the unbounded answer fails its certificate",
+		}[res.Status]
 		res = Result{Status: NotSolved, Iterations: res.Iterations, Basis: res.Basis, Bound: math.NaN(), Gap: math.Inf(1)}
-		serr = fmt.Errorf("%w: the Farkas ray of the infeasible answer fails its certificate", ErrNumerical)
+		serr = fmt.Errorf("%w: %s", ErrNumerical, what)
 	}
 	return res, serr
+}
+
+// certified reports whether res, an answer of the LP p, is one Solve may
+// return: an Optimal, Infeasible or Unbounded answer must pass Verify at
+// verifyTol (an objective that overflows float64, a Farkas ray or a
+// primal ray that fails fails it); any other status is not a claim.
+func certified(p *Problem, res *Result) bool {
+	switch res.Status {
+	case Optimal, Infeasible, Unbounded:
+		return res.Verify(p, verifyTol) == nil
+	}
+	return true
 }
 
 // validateOptions checks the limits of opt.

@@ -15,9 +15,10 @@ import (
 //
 // Checked, by status:
 //   - any Result with X: primal feasibility (column bounds; row bounds on
-//     A·x), RowActivity = A·x and Objective = cᵀx + Offset;
+//     A·x), RowActivity = A·x and Objective = cᵀx + Offset, every one of
+//     them finite (an objective that overflows to ±Inf fails);
 //   - Optimal LP (p not a MIP): the lengths of RowDual and ReducedCost,
-//     d = c − Aᵀy, dual feasibility and complementary slackness in the sign
+//     d = c − Aᵀy (finite), dual feasibility and complementary slackness in the sign
 //     convention of Result (a reduced cost or row dual that is not
 //     negligible requires the column or row to sit at the corresponding,
 //     finite, bound), and equal primal and dual objectives, the dual one
@@ -109,7 +110,12 @@ func (v *verifier) primal(r *Result) {
 		obj += p.Cost[j] * x
 		objMag += math.Abs(p.Cost[j] * x)
 	}
-	if math.Abs(obj-r.Objective) > tol*(1+objMag) {
+	// A value that is not finite makes every comparison with it false:
+	// an objective that overflowed (−2e308 is −Inf) would pass unchecked.
+	switch {
+	case !isFinite(r.Objective) || !isFinite(obj):
+		v.fail("objective %v, cᵀx + offset = %v: not finite", r.Objective, obj)
+	case math.Abs(obj-r.Objective) > tol*(1+objMag):
 		v.fail("objective %v, but cᵀx + offset = %v", r.Objective, obj)
 	}
 	v.act = make([]float64, m)
@@ -126,6 +132,10 @@ func (v *verifier) primal(r *Result) {
 	}
 	for i := 0; i < m; i++ {
 		a := v.act[i]
+		if !isFinite(a) || len(r.RowActivity) == m && !isFinite(r.RowActivity[i]) {
+			v.fail("row %s: activity %v: not finite", p.RowName(i), a)
+			continue
+		}
 		if len(r.RowActivity) == m && math.Abs(r.RowActivity[i]-a) > tol*(1+v.mag[i]) {
 			v.fail("row %s: activity %v, but A·x = %v", p.RowName(i), r.RowActivity[i], a)
 		}
@@ -174,7 +184,7 @@ func (v *verifier) dual(r *Result) {
 		}
 		got := r.ReducedCost[j]
 		dtol := tol * (1 + dmag)
-		if math.IsNaN(got) || math.Abs(got-dj) > dtol {
+		if !isFinite(got) || !isFinite(dj) || math.Abs(got-dj) > dtol {
 			v.fail("column %s: reduced cost %v, but c − Aᵀy = %v", p.ColName(j), got, dj)
 			continue
 		}
@@ -220,7 +230,7 @@ func (v *verifier) dual(r *Result) {
 		dualObj += term
 		terms += math.Abs(term)
 	}
-	if math.Abs(primalObj-dualObj) > tol*(1+math.Abs(primalObj))+1e-12*terms {
+	if !isFinite(primalObj) || !isFinite(dualObj) || math.Abs(primalObj-dualObj) > tol*(1+math.Abs(primalObj))+1e-12*terms {
 		v.fail("primal objective %v but dual objective %v", primalObj, dualObj)
 	}
 }
@@ -394,3 +404,6 @@ func (v *verifier) ray(r *Result) {
 		v.fail("ray does not improve the objective: cᵀd = %v", cd*dmax)
 	}
 }
+
+// isFinite reports whether v is neither NaN nor infinite.
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
