@@ -410,6 +410,9 @@
 // LP warm-started from its basis, within a budget of a few of its solves;
 // one more GPU that fits nowhere the plan places the workload goes on the
 // cheapest one more of its offers, that placement's one-off paid.
+// A pool solved by the merit-order programme (one service, no coupling)
+// keeps that programme's duals, below: building and solving the pool's LP
+// for them would cost several times the programme itself.
 // The relaxation's duals are the fallback: the saving of one more node of
 // stock (minus the reduced cost of n_k at its bound; the stock rows' duals
 // times g_k; over time, of every commitment's n_kc and the hold_ rows), and

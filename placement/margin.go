@@ -950,35 +950,3 @@ func activities(p *lp.Problem, x []float64) []float64 {
 	}
 	return a
 }
-
-// meritMargins sets the marginal values of sol, the merit-order plan of
-// the one-service pool pl, to its fixed LP's (margins): the pool's model
-// with the plan's node counts and placements. They keep the divisible
-// programme's duals when the model cannot be built or the plan read into
-// it (an offer with several commitments).
-func (st *solveState) meritMargins(ctx context.Context, pl pool, sol *poolSolution) {
-	in := st.in
-	pm, err := in.model(pl)
-	if err != nil {
-		return
-	}
-	x := make([]float64, pm.prob.NumCols())
-	for k, cols := range pm.nCols {
-		if len(cols) != 1 || cols[0] < 0 {
-			return
-		}
-		x[cols[0]] = float64(sol.nodes[k])
-	}
-	for q, y := range pm.yCol {
-		if y >= 0 && sol.used[q] {
-			x[y] = 1
-		}
-	}
-	for _, z := range pm.zCol {
-		if z >= 0 {
-			return // the merit-order path has no per-offer costs
-		}
-	}
-	d := st.margins(ctx, pm, x, modelDuals{stock: sol.stockValue, peak: sol.peakValue})
-	sol.stockValue, sol.peakValue = d.stock, d.peak
-}

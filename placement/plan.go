@@ -191,9 +191,11 @@ type Assignment struct {
 	// the LP relaxation's dual instead (the demand duals weighted by the
 	// curve's shape: a rate, and at a degenerate optimum either end of its
 	// interval) when no plan with the plan's commitments has room for one
-	// more GPU, or when the work to compute it runs out (a bound of a few
+	// more GPU, when the work to compute it runs out (a bound of a few
 	// solves of the plan's LP, or Options.TimeLimit or the context ending
-	// the solve first); for a gang job it is 0.
+	// the solve first), and in a pool solved by the merit-order programme
+	// (one service without a spot share, Stats.FastPools: that
+	// programme's duals); for a gang job it is 0.
 	PeakGPUValue decimal.Decimal
 	// Alone is tco.Evaluate of the workload alone on its offer when it uses
 	// exactly one offer. A job that runs there narrower than its GPUs, the
@@ -286,9 +288,11 @@ type Commitment struct {
 // one more node would save (which may also change the plan's other
 // commitments), and equal to it when that re-solve keeps them. When the
 // work to compute it runs out (a bound of a few solves of the plan's LP,
-// or Options.TimeLimit or the context ending the solve first) it is the LP
-// relaxation's instead: the duals of the stock limit, a rate, exact only
-// for small changes and, at a degenerate optimum, one end of an interval.
+// or Options.TimeLimit or the context ending the solve first), and in a
+// pool solved by the merit-order programme (one service without a spot
+// share, Stats.FastPools), it is the relaxation's instead: the duals of the
+// stock limit, a rate, exact only for small changes and, at a degenerate
+// optimum, one end of an interval.
 type StockValue struct {
 	Offer string
 	// SavingPerNode is the money one more node of stock would save; > 0.

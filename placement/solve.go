@@ -203,7 +203,6 @@ func (st *solveState) solvePool(ctx context.Context, pl pool) (*poolSolution, er
 		if sol != nil && relGap(sol.cost, sol.bound) <= in.s.Gap {
 			st.stats.FastPools++
 			sol.optimal = true
-			st.meritMargins(ctx, pl, sol)
 			return sol, nil
 		}
 	}
