@@ -94,7 +94,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 			for i, c := range od.commits {
 				switch {
 				case c.chain:
-					cols[i] = -1 // bought as the two it chains
+					cols[i] = -1 // bought as the others that make it (markChains)
 					continue
 				case in.s.overTime && c.count > 0:
 					cols[i] = b.AddIntColNamed("n", c.fixedF, 0, od.stock, od.idx, c.first, c.count)
