@@ -736,6 +736,13 @@ func (sr *mipSearch) process(nd *mipNode) (*mipNode, error) {
 // LP below the root is pruned, and a strong-branching child taken as
 // infeasible, only when it does.
 func (sr *mipSearch) rayHolds() bool {
+	r := sr.mdl.result(Infeasible)
+	return r.Verify(sr.nodeLP(), verifyTol) == nil
+}
+
+// nodeLP is the working problem as an LP with the current node's column
+// bounds, for checking the model's certificates.
+func (sr *mipSearch) nodeLP() *Problem {
 	q := *sr.w
 	q.Integer = nil
 	q.ColLower = make([]float64, q.NumCols())
@@ -743,8 +750,7 @@ func (sr *mipSearch) rayHolds() bool {
 	for j := range q.ColLower {
 		q.ColLower[j], q.ColUpper[j] = sr.mdl.colBounds(j)
 	}
-	r := sr.mdl.result(Infeasible)
-	return r.Verify(&q, verifyTol) == nil
+	return &q
 }
 
 // checkRootRay checks the ray of the root LP, found st (Infeasible: its
@@ -755,15 +761,8 @@ func (sr *mipSearch) rayHolds() bool {
 // root must be solved again. When it fails otherwise, the answer is an
 // ErrNumerical error rather than st.
 func (sr *mipSearch) checkRootRay(nd *mipNode, st Status) (again bool, err error) {
-	q := *sr.w
-	q.Integer = nil
-	q.ColLower = make([]float64, q.NumCols())
-	q.ColUpper = make([]float64, q.NumCols())
-	for j := range q.ColLower {
-		q.ColLower[j], q.ColUpper[j] = sr.mdl.colBounds(j)
-	}
 	r := sr.mdl.result(st)
-	if r.Verify(&q, verifyTol) == nil {
+	if r.Verify(sr.nodeLP(), verifyTol) == nil {
 		return false, nil
 	}
 	if sr.mdl.clamped && sr.scaleExp < wideScaleExp {
