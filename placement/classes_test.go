@@ -6,7 +6,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/gputco/gputco/placement"
 	"github.com/gputco/gputco/placement/lp"
 	"github.com/gputco/gputco/provider"
 )
@@ -35,14 +34,7 @@ func TestSliceClassesExact(t *testing.T) {
 			svc.Horizon = provider.Year
 			p.Workloads = append(p.Workloads, svc)
 			p.Options.Gap = 1e-9
-			full, err := placement.ModelFull(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			reduced, err := placement.Model(p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			full, reduced := models(t, p)
 			if reduced.NumCols() >= full.NumCols() {
 				t.Errorf("seed %d: reduced model %d columns, full %d: no slices merged", seed, reduced.NumCols(), full.NumCols())
 			}
@@ -50,12 +42,7 @@ func TestSliceClassesExact(t *testing.T) {
 			if err := lp.WriteMPS(&buf, full); err != nil {
 				t.Fatal(err)
 			}
-			solved := solveBeside(p)
-			want := cbcObjective(t, bin, buf.Bytes())
-			plan, err := solved()
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
+			plan, want := solveBesideCBC(t, bin, buf.Bytes(), p)
 			if got := f64(plan.Total); math.Abs(got-want) > 1e-6*max(1, math.Abs(want)) {
 				t.Errorf("seed %d: Solve %.6f, cbc on the full model %.6f", seed, got, want)
 			}

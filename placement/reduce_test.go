@@ -48,14 +48,7 @@ func TestReductionsExact(t *testing.T) {
 	for _, seed := range seeds {
 		p := reducible(seed+300, seed%2 == 0)
 		p.Options.Gap = 1e-9
-		full, err := placement.ModelFull(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		reduced, err := placement.Model(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		full, reduced := models(t, p)
 		if reduced.NumCols() >= full.NumCols() {
 			t.Errorf("seed %d: reduced model %d columns, full %d: nothing reduced", seed, reduced.NumCols(), full.NumCols())
 		}
@@ -153,14 +146,7 @@ func TestReductionsMergedSlices(t *testing.T) {
 			p.Offers = append(p.Offers, spot("spot-big", "6", 8, 0, 0.002))
 			p.Options.MaxSpotShare = 0.4
 		}
-		full, err := placement.ModelFull(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		reduced, err := placement.Model(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		full, reduced := models(t, p)
 		if useSlices(reduced) < 12 {
 			merged++
 		}
@@ -197,6 +183,20 @@ func checkReduced(ctx context.Context, t *testing.T, bin string, seed uint64, p 
 		t.Errorf("seed %d: reduced model's optimum %.6f, full model's %.6f", seed, r.Objective, want)
 	}
 	return want
+}
+
+// models returns p's full model (ModelFull) and its reduced one (Model).
+func models(t *testing.T, p placement.Problem) (full, reduced *lp.Problem) {
+	t.Helper()
+	full, err := placement.ModelFull(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reduced, err = placement.Model(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return full, reduced
 }
 
 // useSlices counts the slices that have a use column x_<w>_<k>_<t> in m.
@@ -616,14 +616,7 @@ func TestReductionsChains(t *testing.T) {
 	for _, seed := range seeds {
 		p := timePortfolio(seed+500, 2, 2, 0, 4, 3, provider.Year, 3*provider.Month, seed%2 == 1)
 		p.Options.Gap = 1e-9
-		full, err := placement.ModelFull(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		reduced, err := placement.Model(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		full, reduced := models(t, p)
 		ints := func(m *lp.Problem) int {
 			n := 0
 			for _, b := range m.Integer {

@@ -181,12 +181,7 @@ func TestOverTimeCBC(t *testing.T) {
 				if err := placement.WriteMPS(&buf, p); err != nil {
 					t.Fatal(err)
 				}
-				solved := solveBeside(p)
-				want := cbcObjective(t, bin, buf.Bytes())
-				plan, err := solved()
-				if err != nil {
-					t.Fatalf("seed %d: %v", seed, err)
-				}
+				plan, want := solveBesideCBC(t, bin, buf.Bytes(), p)
 				got, _ := plan.Total.Float64()
 				if d := math.Abs(got - want); d > 1e-6*max(1, math.Abs(want)) {
 					t.Errorf("seed %d: Solve total %.6f, cbc %.6f (%.2g relative)", seed, got, want, d/max(1, math.Abs(want)))
@@ -210,9 +205,11 @@ func TestOverTimeCBC(t *testing.T) {
 	}
 }
 
-// solveBeside starts Solve(p) on a goroutine of its own, so that an oracle
-// can run beside it, and returns what waits for its plan.
-func solveBeside(p placement.Problem) func() (placement.Plan, error) {
+// solveBesideCBC returns Solve(p)'s plan and cbc's optimum of the model
+// mps, cbc running beside Solve (a goroutine of its own); a failed Solve
+// ends the test.
+func solveBesideCBC(t *testing.T, bin string, mps []byte, p placement.Problem) (placement.Plan, float64) {
+	t.Helper()
 	type result struct {
 		plan placement.Plan
 		err  error
@@ -222,10 +219,12 @@ func solveBeside(p placement.Problem) func() (placement.Plan, error) {
 		plan, err := placement.Solve(context.Background(), p)
 		solved <- result{plan, err}
 	}()
-	return func() (placement.Plan, error) {
-		r := <-solved
-		return r.plan, r.err
+	want := cbcObjective(t, bin, mps)
+	r := <-solved
+	if r.err != nil {
+		t.Fatalf("Solve: %v", r.err)
 	}
+	return r.plan, want
 }
 
 // TestOverTimeExitCosts: a workload that moves between offers across
