@@ -866,30 +866,17 @@ func (pm *poolModel) moreStock(in *instance, k int, f *fixedLP) []change {
 	const tol = 1e-9
 	binds := false
 	c := newChange()
-	for _, q := range od.pairs {
-		xs, ok := pm.xCol[q]
-		if !ok {
-			continue
+	pm.stockBounded(in, k, func(q, j int, own float64) {
+		if f.colAt[j] < 0 {
+			return
 		}
-		wd := &in.ws[in.pairs[q].w]
-		for t, j := range xs {
-			if j < 0 || f.colAt[j] < 0 {
-				continue
-			}
-			own := wd.width
-			if wd.service {
-				own = wd.demand[t]
-			}
-			if limit < own {
-				binds = binds || f.x[j] >= f.up[j]-tol*max(1, f.up[j])
-				c.colUp[j] = min(own, limit+od.gpn)
-				// Its link's big-M is the old bound: dropped where placed.
-				if i, ok := pm.linkRow[q]; ok && pm.yCol[q] >= 0 && f.lo[pm.yCol[q]] == 1 {
-					c.rowUp[i] = math.Inf(1)
-				}
-			}
+		binds = binds || f.x[j] >= f.up[j]-tol*max(1, f.up[j])
+		c.colUp[j] = min(own, limit+od.gpn)
+		// Its link's big-M is the old bound: dropped where placed.
+		if i, ok := pm.linkRow[q]; ok && pm.yCol[q] >= 0 && f.lo[pm.yCol[q]] == 1 {
+			c.rowUp[i] = math.Inf(1)
 		}
-	}
+	})
 	if !od.committed {
 		for _, i := range pm.stockRow[k] {
 			if i >= 0 {

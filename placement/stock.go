@@ -39,6 +39,19 @@ func (pm *poolModel) stockValue(in *instance, r *lp.Result, k int) float64 {
 			v -= r.RowDual[i] * od.gpn
 		}
 	}
+	pm.stockBounded(in, k, func(_, j int, _ float64) {
+		if atUpper(j) && r.ReducedCost[j] < 0 {
+			v -= r.ReducedCost[j] * od.gpn
+		}
+	})
+	return v
+}
+
+// stockBounded calls fn for each use column j of pair q on offer k whose
+// upper bound the offer's stock sets: the stock's GPUs below the use's own
+// bound own (a service's demand in the slice, a job's width).
+func (pm *poolModel) stockBounded(in *instance, k int, fn func(q, j int, own float64)) {
+	od := &in.os[k]
 	limit := od.stock * od.gpn
 	for _, q := range od.pairs {
 		xs, ok := pm.xCol[q]
@@ -54,10 +67,9 @@ func (pm *poolModel) stockValue(in *instance, r *lp.Result, k int) float64 {
 			if wd.service {
 				own = wd.demand[t]
 			}
-			if limit < own && atUpper(j) && r.ReducedCost[j] < 0 {
-				v -= r.ReducedCost[j] * od.gpn
+			if limit < own {
+				fn(q, j, own)
 			}
 		}
 	}
-	return v
 }
