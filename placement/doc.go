@@ -410,9 +410,17 @@
 // LP warm-started from its basis, within a budget of a few of its solves;
 // one more GPU that fits nowhere the plan places the workload goes on the
 // cheapest one more of its offers, that placement's one-off paid.
-// A pool solved by the merit-order programme (one service, no coupling)
-// keeps that programme's duals, below: building and solving the pool's LP
-// for them would cost several times the programme itself.
+// In a pool solved by the merit-order programme (one service, no
+// coupling) the fixed LP is, in every slice, the merit order of the
+// capacity the plan holds — the offers it places (or may place at no
+// one-off cost), each with its nodes' GPUs, its stock or without limit —
+// and the same values are walks up that ladder, with no LP: one more GPU
+// of peak costs the price of the next GPUs up each slice's ladder; one more
+// node of stock saves, in each slice whose demand reaches past the GPUs
+// priced at most the offer's, the dearest GPUs it replaces less its own
+// price (less the node's fixed cost for committed capacity held at its
+// stock). Building and solving the pool's LP for them would cost several
+// times the programme itself.
 // The relaxation's duals are the fallback: the saving of one more node of
 // stock (minus the reduced cost of n_k at its bound; the stock rows' duals
 // times g_k; over time, of every commitment's n_kc and the hold_ rows), and

@@ -117,11 +117,6 @@ func propMarginalValues(t *rapid.T) {
 	if plan.Status != placement.Optimal || len(plan.Unplaced) > 0 {
 		return
 	}
-	if plan.Stats.FastPools > 0 {
-		// A pool the merit-order programme solves keeps that programme's
-		// duals (Assignment.PeakGPUValue, StockValue).
-		return
-	}
 	total := f64(plan.Total)
 	// tco prices the plans' lines from float quantities (GPU-hours of
 	// sampled demand), a few parts in 10⁷ off the model's: within a cent

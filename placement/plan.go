@@ -193,9 +193,10 @@ type Assignment struct {
 	// interval) when no plan with the plan's commitments has room for one
 	// more GPU, when the work to compute it runs out (a bound of a few
 	// solves of the plan's LP, or Options.TimeLimit or the context ending
-	// the solve first), and in a pool solved by the merit-order programme
-	// (one service without a spot share, Stats.FastPools: that
-	// programme's duals); for a gang job it is 0.
+	// the solve first); for a gang job it is 0. In a pool solved by the
+	// merit-order programme (one service without a spot share,
+	// Stats.FastPools) the plan's LP is the merit order of its capacities
+	// in every slice, and the value is read from it without an LP.
 	PeakGPUValue decimal.Decimal
 	// Alone is tco.Evaluate of the workload alone on its offer when it uses
 	// exactly one offer. A job that runs there narrower than its GPUs, the
@@ -288,11 +289,12 @@ type Commitment struct {
 // one more node would save (which may also change the plan's other
 // commitments), and equal to it when that re-solve keeps them. When the
 // work to compute it runs out (a bound of a few solves of the plan's LP,
-// or Options.TimeLimit or the context ending the solve first), and in a
-// pool solved by the merit-order programme (one service without a spot
-// share, Stats.FastPools), it is the relaxation's instead: the duals of the
-// stock limit, a rate, exact only for small changes and, at a degenerate
-// optimum, one end of an interval.
+// or Options.TimeLimit or the context ending the solve first), it is the
+// relaxation's instead: the duals of the stock limit, a rate, exact only
+// for small changes and, at a degenerate optimum, one end of an interval.
+// In a pool solved by the merit-order programme (one service without a
+// spot share, Stats.FastPools) the plan's LP is the merit order of its
+// capacities in every slice, and the value is read from it without an LP.
 type StockValue struct {
 	Offer string
 	// SavingPerNode is the money one more node of stock would save; > 0.

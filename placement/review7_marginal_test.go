@@ -41,9 +41,6 @@ func TestReview7PeakValueAtFullStock(t *testing.T) {
 	for _, overTime := range []bool{false, true} {
 		for _, share := range []float64{0, 0.5} {
 			t.Run(fmt.Sprintf("overTime=%v,share=%v", overTime, share), func(t *testing.T) {
-				if share == 0 {
-					t.Skip("finding: on the merit-order path (one service, no spot share) the marginal values are still the divisible programme's duals: reading them from the fixed LP there cost 330 CPU-ms on BenchmarkOnePool720x200, whose target is 50 ms")
-				}
 				a, more := solve(t, 4, overTime, share), solve(t, 5, overTime, share)
 				want := more.Total.Sub(a.Total)
 				if got := a.Assignments[0].PeakGPUValue; !got.Equal(want) {
@@ -91,9 +88,6 @@ func TestReview7StockValueFromRelaxation(t *testing.T) {
 	for _, overTime := range []bool{false, true} {
 		for _, share := range []float64{0, 0.5} {
 			t.Run(fmt.Sprintf("overTime=%v,share=%v", overTime, share), func(t *testing.T) {
-				if share == 0 {
-					t.Skip("finding: on the merit-order path (one service, no spot share) the marginal values are still the divisible programme's duals: reading them from the fixed LP there cost 330 CPU-ms on BenchmarkOnePool720x200, whose target is 50 ms")
-				}
 				a, more := solve(t, 2, overTime, share), solve(t, 3, overTime, share)
 				want := a.Total.Sub(more.Total)
 				if len(a.Stock) != 1 || a.Stock[0].Offer != "cap" {

@@ -255,7 +255,11 @@ func (in *instance) solveMerit(ctx context.Context, pl pool) (*poolSolution, err
 		sol.bound += least
 	}
 	sol.bound = min(sol.bound, sol.cost)
-	// Marginal values from the divisible programme's duals.
+	// Marginal values from the plan's merit order (meritMargins), else
+	// from the divisible programme's duals.
+	if in.meritMargins(pl, mp, sol) {
+		return sol, nil
+	}
 	if ds, err := merit.Solve(mp); err == nil {
 		for i, q := range wd.pairs {
 			k := in.pairs[q].k
