@@ -26,7 +26,12 @@
 // capacity. (A_j is that of its first ready offer: exact when its offers
 // are ready alike, as with one offer or a setup and a transfer that do not
 // depend on the offer; a use of an offer ready later may start before it
-// is.) Services are sampled with workload.Discretize over P;
+// is.) Its use of a slice is a use in every repetition of the period, so
+// on capacity it shares the others give up what it uses there for the
+// whole horizon, not only to its deadline: a job due long before the
+// horizon's end on a service's committed nodes is better planned over
+// time, which cuts the stretch at its deadline (below). Services are
+// sampled with workload.Discretize over P;
 // capacity must cover each slice's peak, d_wt = GPUs_w · peak_wt (zero
 // below a millionth of a GPU). A curve that does not repeat with P (a
 // launch, steps, growth) is sampled in every repetition of P within the
@@ -90,8 +95,17 @@
 // owned server's procurement) that falls inside it, again where the
 // whole terms of a commitment started at one of these cuts end, and again
 // one term after each of these cuts for a term shorter than the epoch's
-// part it starts (a monthly rental in a yearly epoch; below).
-// Each of these stretches
+// part it starts (a monthly rental in a yearly epoch; below), and last at
+// the deadline D_j of every divisible job that can use committed capacity,
+// or capacity of limited stock, that another workload can use too: there
+// what the job held goes back to the others, who use it the rest of the
+// stretch. These windows start no commitment and end none (they split the
+// stretches between the other cuts); no stretch they make is shorter than
+// P (a window less than P after the cut before moves to P after it, one
+// less than P before the next cut or H is left out), and beyond 8 of them
+// each deadline is rounded up to the gang grid below (a month of a yearly
+// epoch) first — a job then holds what it uses a little past its deadline,
+// never less. Each of these stretches
 // σ = [a_σ, b_σ) has its own representative period, sampled from the
 // demand curves over σ (d_wσt = GPUs_w · the largest, over the repetitions
 // of P within σ, of the curve's peak in slice t, weighing R_σ · mean/peak as

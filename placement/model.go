@@ -688,12 +688,15 @@ func (in *instance) offer(oi int, o provider.Offer, t tco.Terms) odata {
 }
 
 // timeline cuts the horizon into segments (epochs, split where capacity
-// with a lead time arrives: capacity some valid workload can use) and the
+// with a lead time arrives: capacity some valid workload can use, and at
+// the deadlines of jobs that share capacity: windowDeadlines) and the
 // period of each into slices.
 func (in *instance) timeline(valid func(workload int) bool) error {
 	s := &in.s
 	var arrivals []arrival
+	var deadlines []time.Duration
 	if s.overTime {
+		deadlines = windowDeadlines(in.p.Workloads, in.p.Offers, valid)
 		ok := make([]bool, len(in.p.Workloads))
 		for i := range ok {
 			ok[i] = valid(i)
@@ -711,7 +714,7 @@ func (in *instance) timeline(valid func(workload int) bool) error {
 			}
 		}
 	}
-	in.segs = s.segments(arrivals)
+	in.segs = s.segments(arrivals, deadlines)
 	T := s.slices
 	if n := len(in.segs) * T; n > MaxTimeSlices {
 		return fmt.Errorf("%w: %d stretches of %d slices, more than MaxTimeSlices = %d", ErrInvalid, len(in.segs), T, MaxTimeSlices)
@@ -734,4 +737,48 @@ func (in *instance) timeline(valid func(workload int) bool) error {
 func sliceBound(period time.Duration, i, n int) time.Duration {
 	q, r := period/time.Duration(n), period%time.Duration(n)
 	return q*time.Duration(i) + r*time.Duration(i)/time.Duration(n)
+}
+
+// windowDeadlines returns the deadlines of the valid divisible jobs that
+// can use capacity another valid workload can use too and that couples
+// them — committed capacity, or capacity of limited stock: where the job's
+// work ends, what it held goes back to the others, and the plan over time
+// cuts a stretch there (see settings.segments). A job alone on its
+// capacity, or beside others on unlimited pay-as-you-go only, needs no
+// cut.
+func windowDeadlines(ws []workload.Workload, offers []provider.Offer, valid func(int) bool) []time.Duration {
+	var jobs []int
+	for j, w := range ws {
+		if valid(j) && !w.IsService() && !isGang(w) && w.Deadline > 0 {
+			jobs = append(jobs, j)
+		}
+	}
+	if len(jobs) == 0 {
+		return nil
+	}
+	shared := make([]bool, len(ws))
+	var users []int
+	for _, o := range offers {
+		if _, committed := provider.As[provider.Committer](o.Pricing); !committed && o.Availability.MaxNodes == 0 {
+			continue
+		}
+		users = users[:0]
+		for i, w := range ws {
+			if valid(i) && compatible(w, o) {
+				users = append(users, i)
+			}
+		}
+		if len(users) > 1 {
+			for _, i := range users {
+				shared[i] = true
+			}
+		}
+	}
+	var out []time.Duration
+	for _, j := range jobs {
+		if shared[j] {
+			out = append(out, ws[j].Deadline)
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -106,41 +107,62 @@ func monthly(id, rate string, gpn, stock int) provider.Offer {
 // TestOverTimeOneEpoch is the first oracle of planning over time: with one
 // epoch covering the horizon, no lead times and no gangs, the plan is
 // exactly the plan of one period repeated — objective, bound, commitments
-// and assignments line by line.
+// and assignments line by line — when no job's deadline cuts the horizon
+// (jobs here without deadlines, which use the horizon's end). With them,
+// the plan over time cuts the epoch at the deadlines of jobs that share
+// capacity (a window: what a job holds goes back to the others after its
+// deadline), which the repeated period cannot: it costs no more.
 func TestOverTimeOneEpoch(t *testing.T) {
 	n := 12
 	if testing.Short() {
 		n = 4
 	}
 	for seed := range uint64(n) {
-		p := portfolio(seed+1, 3, 2, 6, 24*time.Hour, seed%2 == 1)
-		want, err := placement.Solve(context.Background(), p)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		p.Options.OverTime = true
-		if seed%2 == 1 {
-			p.Options.Epoch = 2 * provider.Year // longer than the horizon: one partial epoch
-		}
-		got, err := placement.Solve(context.Background(), p)
-		if err != nil {
-			t.Fatalf("seed %d over time: %v", seed, err)
-		}
-		if len(got.Epochs) != 1 {
-			t.Fatalf("seed %d: %d stretches, want 1", seed, len(got.Epochs))
-		}
-		got.Epochs, got.Stats, want.Stats = nil, placement.Stats{}, placement.Stats{}
-		for i := range got.Commitments {
-			h := got.Commitments[i].Held
-			if got.Commitments[i].Nodes > 0 && (len(h) != 1 || h[0].Start != 0 || h[0].End != got.Horizon) {
-				t.Errorf("seed %d: %s held %+v, want one commitment over the horizon", seed, got.Commitments[i].Offer, h)
+		for _, deadlines := range []bool{false, true} {
+			p := portfolio(seed+1, 3, 2, 6, 24*time.Hour, seed%2 == 1)
+			if !deadlines {
+				p.Workloads = slices.Clone(p.Workloads)
+				for i := range p.Workloads {
+					p.Workloads[i].Deadline = 0
+				}
 			}
-			got.Commitments[i].Held = nil
-		}
-		a, _ := json.Marshal(want)
-		b, _ := json.Marshal(got)
-		if d := cmp.Diff(string(a), string(b)); d != "" {
-			t.Errorf("seed %d: plans differ (-today +over time):\n%s", seed, d)
+			want, err := placement.Solve(context.Background(), p)
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			p.Options.OverTime = true
+			if seed%2 == 1 {
+				p.Options.Epoch = 2 * provider.Year // longer than the horizon: one partial epoch
+			}
+			got, err := placement.Solve(context.Background(), p)
+			if err != nil {
+				t.Fatalf("seed %d over time: %v", seed, err)
+			}
+			if len(got.Epochs) != 1 {
+				if !deadlines {
+					t.Fatalf("seed %d: %d stretches, want 1", seed, len(got.Epochs))
+				}
+				if got.Status != placement.Optimal || want.Status != placement.Optimal {
+					t.Fatalf("seed %d: status %v over time, %v", seed, got.Status, want.Status)
+				}
+				if got.Total.GreaterThan(want.Total.Add(dec("0.01"))) {
+					t.Errorf("seed %d: over time with windows %s, above the repeated period's %s", seed, got.Total, want.Total)
+				}
+				continue
+			}
+			got.Epochs, got.Stats, want.Stats = nil, placement.Stats{}, placement.Stats{}
+			for i := range got.Commitments {
+				h := got.Commitments[i].Held
+				if got.Commitments[i].Nodes > 0 && (len(h) != 1 || h[0].Start != 0 || h[0].End != got.Horizon) {
+					t.Errorf("seed %d: %s held %+v, want one commitment over the horizon", seed, got.Commitments[i].Offer, h)
+				}
+				got.Commitments[i].Held = nil
+			}
+			a, _ := json.Marshal(want)
+			b, _ := json.Marshal(got)
+			if d := cmp.Diff(string(a), string(b)); d != "" {
+				t.Errorf("seed %d (deadlines %v): plans differ (-today +over time):\n%s", seed, deadlines, d)
+			}
 		}
 	}
 }

@@ -28,6 +28,9 @@ type segment struct {
 	// the last): a commitment that starts at start buys at most the whole
 	// terms that reach it, and fewer where a segment ends at a term's end.
 	until time.Duration
+	// window says the segment starts at a job's deadline and nothing else
+	// (see settings.segments): no commitment starts or ends there.
+	window bool
 }
 
 // commit is a commitment of committed capacity that may be started at the
@@ -96,9 +99,15 @@ func offerTerm(o provider.Offer) time.Duration {
 // pays for and a commitment of a term shorter than the stretch (a monthly
 // rental in a yearly epoch) may be held for one term, or for the terms
 // that fit before an arrival, and dropped there. An offer added, or one
-// arriving elsewhere, only adds cuts. Without planning over time it is the
-// whole horizon.
-func (s *settings) segments(arrivals []arrival) []segment {
+// arriving elsewhere, only adds cuts. Finally it splits a stretch at every
+// deadline in deadlines (the divisible jobs' that share capacity with other
+// work; beyond maxWindows of them, at the grid's moment after each: see
+// windows), so that a job's work uses a stretch's capacity only before its
+// deadline and what else uses that capacity has it back after; those
+// segments are windows, where no commitment starts or ends, so that they
+// add rows and uses but no commitment. Without planning over time it is
+// the whole horizon.
+func (s *settings) segments(arrivals []arrival, deadlines []time.Duration) []segment {
 	h := s.horizon
 	per := s.Period.Hours()
 	if !s.overTime {
@@ -119,15 +128,80 @@ func (s *settings) segments(arrivals []arrival) []segment {
 	cuts := append(slices.Clone(base), termCuts(base, epochs, arrivals, h, s.Period)...)
 	slices.Sort(cuts)
 	cuts = slices.Compact(cuts)
+	window := s.windows(cuts, deadlines)
+	for d := range window {
+		cuts = append(cuts, d)
+	}
+	slices.Sort(cuts)
 	segs := make([]segment, len(cuts))
 	for i, a := range cuts {
 		b := h
 		if i+1 < len(cuts) {
 			b = cuts[i+1]
 		}
-		segs[i] = segment{start: a, end: b, epoch: int(a / s.epoch), reps: (b - a).Hours() / per, until: nextEpoch(epochs, a, h)}
+		segs[i] = segment{start: a, end: b, epoch: int(a / s.epoch), reps: (b - a).Hours() / per, until: nextEpoch(epochs, a, h), window: window[a]}
 	}
 	return segs
+}
+
+// maxWindows is the most deadlines that cut the stretches where they fall;
+// beyond, each cuts at the first moment of the gang runs' grid at or after
+// it (settings.windows).
+const maxWindows = 8
+
+// windows returns the window cuts of deadlines that are not among cuts
+// (sorted, from 0): every deadline inside the horizon, or, when there are
+// more than maxWindows of them, each rounded up to the grid of gang starts
+// (settings.gangStep). No stretch is shorter than a period: a cut less
+// than a period after the cut before moves to a period after it (and again
+// past any cut it passes), and one
+// less than a period before the next cut or the horizon's end is left out.
+// A job then holds the capacity it uses until the cut after its deadline
+// rather than to its deadline (its work still counts only before the
+// deadline): never more than it may, sometimes longer — less than two
+// periods where its deadline is one of maxWindows, less than a step of the
+// grid and two periods beyond.
+func (s *settings) windows(cuts, deadlines []time.Duration) map[time.Duration]bool {
+	h, per := s.horizon, s.Period
+	at := func(round bool) map[time.Duration]bool {
+		step := s.gangStep()
+		var ds []time.Duration
+		for _, d := range deadlines {
+			if round && d%step != 0 {
+				d = (d/step + 1) * step
+			}
+			if d > 0 && d < h {
+				ds = append(ds, d)
+			}
+		}
+		slices.Sort(ds)
+		all := slices.Clone(cuts)
+		out := map[time.Duration]bool{}
+		for _, d := range slices.Compact(ds) {
+			k, found := slices.BinarySearch(all, d)
+			for !found && d-all[k-1] < per {
+				d = all[k-1] + per
+				k, found = slices.BinarySearch(all, d)
+			}
+			if found {
+				continue
+			}
+			next := h
+			if k < len(all) {
+				next = all[k]
+			}
+			if next-d < per {
+				continue
+			}
+			all = slices.Insert(all, k, d)
+			out[d] = true
+		}
+		return out
+	}
+	if w := at(false); len(w) <= maxWindows {
+		return w
+	}
+	return at(true)
 }
 
 // nextEpoch returns the first epoch start after t, or h.
@@ -273,7 +347,7 @@ func (in *instance) planCommits(od *odata, wd *wdata) {
 	free := od.o
 	free.Availability.MaxNodes = 0
 	for s, sg := range in.segs {
-		if sg.start < od.lead {
+		if sg.start < od.lead || sg.window {
 			continue
 		}
 		last, end := S-1, in.s.horizon
@@ -296,14 +370,23 @@ func (in *instance) planCommits(od *odata, wd *wdata) {
 		}
 		// Fewer whole terms k where a segment ends at the k-th term's end
 		// or less than termTail before it: held to the last such segment.
+		// (A window's start is no segment's end here: the segments it
+		// splits end at the cut after.)
 		tail := termTail(term, in.s.Period)
 		for l := s; l < last; l++ {
+			if in.segs[l+1].window {
+				continue
+			}
 			d := in.segs[l].end - sg.start
 			k := (d + term - 1) / term
 			if k >= m || k*term-d >= tail {
 				continue
 			}
-			if next := in.segs[l+1].end - sg.start; l+1 < last && (next+term-1)/term == k && k*term-next < tail {
+			nl := l + 1 // the last segment before the next cut
+			for nl+1 < S && in.segs[nl+1].window {
+				nl++
+			}
+			if next := in.segs[nl].end - sg.start; nl < last && (next+term-1)/term == k && k*term-next < tail {
 				continue // the next segment ends nearer the term's end
 			}
 			in.addCommit(od, wd, free, s, l, sg.start+k*term, int(k))
