@@ -99,8 +99,8 @@
 // the deadline D_j of every divisible job that can use committed capacity,
 // or capacity of limited stock, that another workload can use too: there
 // what the job held goes back to the others, who use it the rest of the
-// stretch. These windows start no commitment and end none (they split the
-// stretches between the other cuts); no stretch they make is shorter than
+// stretch. These windows start no commitment and add none of fewer terms
+// (they split the stretches between the other cuts); no stretch they make is shorter than
 // P (a window less than P after the cut before moves to P after it, one
 // less than P before the next cut or H is left out), and beyond 8 of them
 // each deadline is rounded up to the gang grid below (a month of a yearly

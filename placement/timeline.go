@@ -29,7 +29,9 @@ type segment struct {
 	// terms that reach it, and fewer where a segment ends at a term's end.
 	until time.Duration
 	// window says the segment starts at a job's deadline and nothing else
-	// (see settings.segments): no commitment starts or ends there.
+	// (see settings.segments): no commitment starts there, and no
+	// commitment of fewer whole terms is made to end there (one whose
+	// terms end inside the window covers the stretches before it).
 	window bool
 }
 
@@ -104,8 +106,8 @@ func offerTerm(o provider.Offer) time.Duration {
 // work; beyond maxWindows of them, at the grid's moment after each: see
 // windows), so that a job's work uses a stretch's capacity only before its
 // deadline and what else uses that capacity has it back after; those
-// segments are windows, where no commitment starts or ends, so that they
-// add rows and uses but no commitment. Without planning over time it is
+// segments are windows, where no commitment starts and none of fewer terms
+// ends, so that they add rows and uses but no commitment. Without planning over time it is
 // the whole horizon.
 func (s *settings) segments(arrivals []arrival, deadlines []time.Duration) []segment {
 	h := s.horizon
