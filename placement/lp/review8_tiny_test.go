@@ -1,7 +1,9 @@
 package lp_test
 
-// Review 8: findings of an adversarial review of package lp. Each test
-// fails when its first line (t.Skip("finding: …")) is removed.
+// Review 8: findings of an adversarial review of package lp, each a test
+// that reproduced it. All are fixed and the tests run: each comment says
+// what the review found ("Actual:" is what the engine did then), the test
+// what it must do now.
 
 import (
 	"context"
