@@ -103,12 +103,12 @@ func offerTerm(o provider.Offer) time.Duration {
 // that fit before an arrival, and dropped there. An offer added, or one
 // arriving elsewhere, only adds cuts. Finally it splits a stretch at every
 // deadline in deadlines (the divisible jobs' that share capacity with other
-// work; beyond maxWindows of them, at the grid's moment after each: see
-// windows), so that a job's work uses a stretch's capacity only before its
-// deadline and what else uses that capacity has it back after; those
-// segments are windows, where no commitment starts and none of fewer terms
-// ends, so that they add rows and uses but no commitment. Without planning over time it is
-// the whole horizon.
+// work; no closer than windowGap: see windows), so that a job's work uses
+// a stretch's capacity only before its deadline and what else uses that
+// capacity has it back after; those segments are windows, where no
+// commitment starts and none of fewer terms ends, so that they add rows
+// and uses but no commitment. Without planning over time it is the whole
+// horizon.
 func (s *settings) segments(arrivals []arrival, deadlines []time.Duration) []segment {
 	h := s.horizon
 	per := s.Period.Hours()
@@ -146,64 +146,59 @@ func (s *settings) segments(arrivals []arrival, deadlines []time.Duration) []seg
 	return segs
 }
 
-// maxWindows is the most deadlines that cut the stretches where they fall;
-// beyond, each cuts at the first moment of the gang runs' grid at or after
-// it (settings.windows).
-const maxWindows = 8
+// maxWindows bounds the windows of a horizon: a window makes no stretch
+// shorter than horizon/maxWindows (nor than a period).
+const maxWindows = 96
+
+// windowGap is the shortest stretch a window makes: a period, or
+// horizon/maxWindows where that is longer.
+func (s *settings) windowGap() time.Duration {
+	return max(s.Period, (s.horizon+maxWindows-1)/maxWindows)
+}
 
 // windows returns the window cuts of deadlines that are not among cuts
-// (sorted, from 0): every deadline inside the horizon, or, when there are
-// more than maxWindows of them, each rounded up to the grid of gang starts
-// (settings.gangStep). No stretch is shorter than a period: a cut less
-// than a period after the cut before moves to a period after it (and again
-// past any cut it passes), and one
-// less than a period before the next cut or the horizon's end is left out.
-// A job then holds the capacity it uses until the cut after its deadline
-// rather than to its deadline (its work still counts only before the
-// deadline): never more than it may, sometimes longer — less than two
-// periods where its deadline is one of maxWindows, less than a step of the
-// grid and two periods beyond.
+// (sorted, from 0): every deadline inside the horizon, but that none makes
+// a stretch shorter than the gap (windowGap): a cut less than the gap
+// after the cut before moves to the gap after it (and again past any cut
+// it passes), and one less than the gap before the next cut or the
+// horizon's end is left out. A job then holds the capacity it uses until
+// the cut after its deadline rather than to its deadline (its work still
+// counts only before the deadline): never less than it may, sometimes
+// longer, by less than two gaps. There is no limit on their number but
+// the gap's (at most maxWindows), so that more deadlines, or more offers
+// that make a job share capacity, never make the others' windows coarser
+// than a gap.
 func (s *settings) windows(cuts, deadlines []time.Duration) map[time.Duration]bool {
-	h, per := s.horizon, s.Period
-	at := func(round bool) map[time.Duration]bool {
-		step := s.gangStep()
-		var ds []time.Duration
-		for _, d := range deadlines {
-			if round && d%step != 0 {
-				d = (d/step + 1) * step
-			}
-			if d > 0 && d < h {
-				ds = append(ds, d)
-			}
+	h, gap := s.horizon, s.windowGap()
+	var ds []time.Duration
+	for _, d := range deadlines {
+		if d > 0 && d < h {
+			ds = append(ds, d)
 		}
-		slices.Sort(ds)
-		all := slices.Clone(cuts)
-		out := map[time.Duration]bool{}
-		for _, d := range slices.Compact(ds) {
-			k, found := slices.BinarySearch(all, d)
-			for !found && d-all[k-1] < per {
-				d = all[k-1] + per
-				k, found = slices.BinarySearch(all, d)
-			}
-			if found {
-				continue
-			}
-			next := h
-			if k < len(all) {
-				next = all[k]
-			}
-			if next-d < per {
-				continue
-			}
-			all = slices.Insert(all, k, d)
-			out[d] = true
+	}
+	slices.Sort(ds)
+	all := slices.Clone(cuts)
+	out := map[time.Duration]bool{}
+	for _, d := range slices.Compact(ds) {
+		k, found := slices.BinarySearch(all, d)
+		for !found && d-all[k-1] < gap {
+			d = all[k-1] + gap
+			k, found = slices.BinarySearch(all, d)
 		}
-		return out
+		if found {
+			continue
+		}
+		next := h
+		if k < len(all) {
+			next = all[k]
+		}
+		if next-d < gap {
+			continue
+		}
+		all = slices.Insert(all, k, d)
+		out[d] = true
 	}
-	if w := at(false); len(w) <= maxWindows {
-		return w
-	}
-	return at(true)
+	return out
 }
 
 // nextEpoch returns the first epoch start after t, or h.

@@ -9,13 +9,12 @@ import (
 )
 
 // propWindows holds settings.windows to what the stretches need: a window
-// is a new cut inside the horizon; no stretch of the cuts and windows
-// together is shorter than a period; every deadline inside the horizon is
-// followed by a cut (or the horizon's end) within two periods of it when
-// the deadlines are at most maxWindows, within a step of the gang grid and
-// two periods beyond; and when there are at most maxWindows deadlines, each at
-// least a period from every cut, from every other and from the horizon's
-// end, every one of them is a window itself.
+// is a new cut inside the horizon; no stretch a window makes is shorter
+// than the gap (a period, or horizon/maxWindows where that is longer);
+// every deadline inside the horizon is followed by a cut (or the horizon's
+// end) within two gaps of it, however many deadlines there are; and when
+// every deadline is at least a gap from every cut, from every other and
+// from the horizon's end, every one of them is a window itself.
 func propWindows(t *rapid.T) {
 	day := 24 * time.Hour
 	per := time.Duration(rapid.IntRange(1, 7).Draw(t, "period days")) * day
@@ -41,14 +40,18 @@ func propWindows(t *rapid.T) {
 		all = append(all, d)
 	}
 	slices.Sort(all)
-	// The stretches the windows make, or split, are a period or longer.
+	gap := s.windowGap()
+	if gap < per || gap < h/maxWindows {
+		t.Fatalf("gap %v, below the period %v or horizon/%d", gap, per, maxWindows)
+	}
+	// The stretches the windows make, or split, are the gap or longer.
 	for i, a := range all {
 		b := h
 		if i+1 < len(all) {
 			b = all[i+1]
 		}
-		if b-a < per && (w[a] || i+1 < len(all) && w[b]) {
-			t.Fatalf("stretch %v–%v shorter than a period %v (cuts %v, windows %v)", a, b, per, cuts, w)
+		if b-a < gap && (w[a] || i+1 < len(all) && w[b]) {
+			t.Fatalf("stretch %v–%v shorter than the gap %v (cuts %v, windows %v)", a, b, gap, cuts, w)
 		}
 	}
 	inside := map[time.Duration]bool{}
@@ -57,10 +60,7 @@ func propWindows(t *rapid.T) {
 			inside[d] = true
 		}
 	}
-	slack := 2 * per
-	if len(w) > maxWindows || len(inside) > maxWindows {
-		slack = s.gangStep() + 2*per
-	}
+	slack := 2 * gap
 	for d := range inside {
 		k, _ := slices.BinarySearch(all, d)
 		next := h
@@ -71,17 +71,14 @@ func propWindows(t *rapid.T) {
 			t.Fatalf("deadline %v: the next cut is at %v, %v later (slack %v; cuts %v, windows %v)", d, next, next-d, slack, cuts, w)
 		}
 	}
-	if len(inside) > maxWindows {
-		return
-	}
 	apart := true
 	for d := range inside {
-		apart = apart && h-d >= per
+		apart = apart && h-d >= gap
 		for _, c := range cuts {
-			apart = apart && (c-d >= per || d-c >= per)
+			apart = apart && (c-d >= gap || d-c >= gap)
 		}
 		for e := range inside {
-			apart = apart && (e == d || e-d >= per || d-e >= per)
+			apart = apart && (e == d || e-d >= gap || d-e >= gap)
 		}
 	}
 	for d := range inside {
