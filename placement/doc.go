@@ -49,7 +49,10 @@
 // its terms from tco at that horizon: on pay-as-you-go capacity all of
 // them (billing increments rounded over its own time), on committed
 // capacity its one-off lines (storage, egress, setup); Assignment.Alone
-// and its runners-up are priced so too. A curve that grows within the horizon
+// and its runners-up are priced so too. Committed capacity that only
+// services ending before H can use is held to the last one's end, not to
+// H: its fixed terms F_k are tco's for that span (six monthly terms of a
+// rental for a 6-month service alone, as tco.Evaluate bills it). A curve that grows within the horizon
 // holds all through it the capacity its end needs — it is better planned
 // over time, with stretches short enough to follow it.
 //
@@ -462,7 +465,9 @@
 // gang and on several offers at once. Finite jobs that tolerate no
 // interruption are gang jobs — one offer, a window before the deadline —
 // which are reported in Plan.Unplaced with ErrGang. Without planning over
-// time, commitments last the whole horizon and lead times are only priced
+// time, commitments last the whole horizon (or, with Assumptions.Horizon
+// zero, to the end of the last service that can use them, when every
+// workload that can is a service ending before it) and lead times are only priced
 // by tco (an offer whose lead time reaches the horizon's end is excluded,
 // ErrLeadTime, as over time: its capacity never exists within the
 // horizon); a credit counts at what it takes off the first workload's bill on

@@ -29,6 +29,10 @@ type instance struct {
 	segs  []segment
 	seg   []int
 	preps map[prepKey]*tco.Prepared
+	// until is, by offer (index in Problem.Offers), when the last workload
+	// that can use it ends, where that is before the horizon's end
+	// without planning over time (untilOf); 0 otherwise.
+	until []time.Duration
 	ws    []wdata
 	os    []odata
 	pairs []pair
@@ -149,6 +153,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 	if err := in.timeline(valid); err != nil {
 		return nil, err
 	}
+	in.until = in.untilOf(valid)
 	for _, o := range p.Offers {
 		if o.Currency != "" {
 			in.currency = o.Currency
@@ -323,9 +328,10 @@ func (in *instance) prepareOwn(preps []*tco.Prepared) []*tco.Prepared {
 // its own horizon (own: prepared so; plan: its terms over the plan's
 // horizon), with a short commitment billed per use. On pay-as-you-go
 // capacity they are its own terms, billed over its own horizon; on
-// committed capacity, whose nodes are held over the plan's horizon, the
-// plan's terms with the workload's one-off lines (storage, egress, setup,
-// transfer) those of its own horizon.
+// committed capacity, whose nodes are held over the plan's horizon (or to
+// untilOf's end: planCommits prices the commitment so), the plan's terms
+// with the workload's one-off lines (storage, egress, setup, transfer)
+// those of its own horizon.
 func ownHorizon(plan tco.Terms, own *tco.Prepared, o provider.Offer, horizon time.Duration) tco.Terms {
 	ot, err := own.Terms(o)
 	if err != nil || ot.Horizon <= 0 || ot.Horizon >= horizon {
@@ -778,6 +784,39 @@ func windowDeadlines(ws []workload.Workload, offers []provider.Offer, valid func
 	for _, j := range jobs {
 		if shared[j] {
 			out = append(out, ws[j].Deadline)
+		}
+	}
+	return out
+}
+
+// untilOf returns, without planning over time and with
+// Assumptions.Horizon zero (the plan's horizon the longest workload's), by
+// offer the latest end of the valid workloads that can use it — a service's
+// own Horizon where that is shorter than the plan's, the plan's horizon for
+// every other workload — where it is before the plan's horizon, and 0
+// elsewhere: committed capacity that nothing needs after that is held to
+// there, as tco.Evaluate prices it for a service alone, and not for the
+// whole horizon. Nil otherwise.
+func (in *instance) untilOf(valid func(int) bool) []time.Duration {
+	h := in.s.horizon
+	if in.s.overTime || in.p.Assumptions.Horizon != 0 {
+		return nil
+	}
+	out := make([]time.Duration, len(in.p.Offers))
+	for k, o := range in.p.Offers {
+		end := time.Duration(0)
+		for i, w := range in.p.Workloads {
+			if !valid(i) || !compatible(w, o) {
+				continue
+			}
+			if w.IsService() && w.Horizon > 0 && w.Horizon < h {
+				end = max(end, w.Horizon)
+			} else {
+				end = h
+			}
+		}
+		if end < h {
+			out[k] = end
 		}
 	}
 	return out

@@ -324,7 +324,7 @@ func monthsDiffer(w workload.Workload, period, h time.Duration, own bool) time.D
 
 // planCommits lists the commitments of committed offer od that the plan may
 // make: without planning over time one, held for the horizon at the offer's
-// terms; over time one per segment from the offer's arrival on, lasting its
+// terms (or to the end of the last workload that can use it, untilOf); over time one per segment from the offer's arrival on, lasting its
 // term (the whole terms that reach the segment's until — the next epoch
 // start — covering the segments that fit within them, which segments makes
 // all of them from an anchor of the offer's terms within the horizon but a
@@ -337,12 +337,22 @@ func monthsDiffer(w workload.Workload, period, h time.Duration, own bool) time.D
 // pricing of a span that fails is left out.
 func (in *instance) planCommits(od *odata, wd *wdata) {
 	S := len(in.segs)
-	if !in.s.overTime {
-		od.commits = []commit{{first: 0, last: S - 1, paid: S - 1, span: in.s.horizon, end: in.s.horizon, fixed: od.fixed, fixedF: od.fixedF, terms: od.terms}}
-		return
-	}
 	free := od.o
 	free.Availability.MaxNodes = 0
+	if !in.s.overTime {
+		c := commit{first: 0, last: S - 1, paid: S - 1, span: in.s.horizon, end: in.s.horizon, fixed: od.fixed, fixedF: od.fixedF, terms: od.terms}
+		if od.idx < len(in.until) && in.until[od.idx] > 0 {
+			u := in.until[od.idx]
+			// Nothing that can use it needs it after u (untilOf).
+			if t, err := in.termsOver(wd, free, 0, S-1, u); err == nil {
+				c.span, c.end, c.terms, c.fixed = u, u, t, t.FixedPerNode
+				c.fixedF, _ = c.fixed.Float64()
+				od.fixed, od.fixedF = c.fixed, c.fixedF
+			}
+		}
+		od.commits = []commit{c}
+		return
+	}
 	for s, sg := range in.segs {
 		if sg.start < od.lead || sg.window {
 			continue
@@ -424,19 +434,27 @@ func (in *instance) addCommit(od *odata, wd *wdata, free provider.Offer, first, 
 // held, and tco prices a constant curve in closed form where a growing one
 // would be integrated over the whole span.
 func (in *instance) termsFor(wd *wdata, o provider.Offer, first, last int) (tco.Terms, error) {
-	key := prepKey{wd.w.Name, first, last}
+	return in.termsOver(wd, o, first, last, in.segs[last].end-in.segs[first].start)
+}
+
+// termsOver is termsFor for capacity held over span from the start of
+// stretch first, where that is not the end of stretch last: without
+// planning over time, the one stretch's first span (see untilOf).
+func (in *instance) termsOver(wd *wdata, o provider.Offer, first, last int, span time.Duration) (tco.Terms, error) {
+	key := prepKey{wd.w.Name, first, last, span}
 	prep, ok := in.preps[key]
 	if !ok {
 		w := wd.w
 		a := in.assume
-		a.Horizon = in.segs[last].end - in.segs[first].start
+		a.Horizon = span
+		scale := span.Hours() / (in.segs[last].end - in.segs[first].start).Hours()
 		if wd.service {
 			sum, hours := 0.0, 0.0
 			for t, pk := range wd.peak {
 				if s := in.seg[t]; first <= s && s <= last {
 					// wd.reps weighs the peak by the mean's share of it.
 					sum += pk * in.hours[t] * wd.reps[t]
-					hours += in.hours[t] * in.segs[s].reps
+					hours += in.hours[t] * in.segs[s].reps * scale
 				}
 			}
 			w.Demand = workload.Constant{Value: min(1, sum/max(hours, 1e-300))}
@@ -464,6 +482,7 @@ func (in *instance) termsFor(wd *wdata, o provider.Offer, first, last int) (tco.
 type prepKey struct {
 	name        string
 	first, last int
+	span        time.Duration
 }
 
 // heldAt returns the nodes that commitments n (nodes per commitment of
