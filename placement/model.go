@@ -31,7 +31,7 @@ type instance struct {
 	preps map[prepKey]*tco.Prepared
 	// until is, by offer (index in Problem.Offers), when the last workload
 	// that can use it ends, where that is before the horizon's end
-	// without planning over time (untilOf); 0 otherwise.
+	// (untilOf); 0 otherwise.
 	until []time.Duration
 	ws    []wdata
 	os    []odata
@@ -150,10 +150,10 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 	preps, perrs := prepareAll(p.Workloads, in.assume)
 	owns := in.prepareOwn(preps)
 	valid := func(i int) bool { return perrs[i] == nil || p.Workloads[i].Validate() == nil }
+	in.until = in.untilOf(valid)
 	if err := in.timeline(valid); err != nil {
 		return nil, err
 	}
-	in.until = in.untilOf(valid)
 	for _, o := range p.Offers {
 		if o.Currency != "" {
 			in.currency = o.Currency
@@ -707,7 +707,7 @@ func (in *instance) timeline(valid func(workload int) bool) error {
 		for i := range ok {
 			ok[i] = valid(i)
 		}
-		for _, o := range in.p.Offers {
+		for oi, o := range in.p.Offers {
 			used, part := false, time.Duration(0)
 			for i, w := range in.p.Workloads {
 				if ok[i] && compatible(w, o) {
@@ -716,7 +716,7 @@ func (in *instance) timeline(valid func(workload int) bool) error {
 				}
 			}
 			if used {
-				arrivals = append(arrivals, arrival{lead: o.LeadTime(), term: offerTerm(o), partUntil: part})
+				arrivals = append(arrivals, arrival{lead: o.LeadTime(), term: offerTerm(o), partUntil: part, until: in.untilAt(oi)})
 			}
 		}
 	}
@@ -789,21 +789,26 @@ func windowDeadlines(ws []workload.Workload, offers []provider.Offer, valid func
 	return out
 }
 
-// untilOf returns, without planning over time and with
-// Assumptions.Horizon zero (the plan's horizon the longest workload's), by
-// offer the latest end of the valid workloads that can use it — a service's
-// own Horizon where that is shorter than the plan's, the plan's horizon for
-// every other workload — where it is before the plan's horizon, and 0
-// elsewhere: committed capacity that nothing needs after that is held to
-// there, as tco.Evaluate prices it for a service alone, and not for the
-// whole horizon. Nil otherwise.
+// untilOf returns, with Assumptions.Horizon zero (the plan's horizon the
+// longest workload's), by offer with a term (a reservation, a monthly
+// rental) the latest end of the valid workloads that can use it — a
+// service's own Horizon where that is shorter than the plan's, the plan's
+// horizon for every other workload — where it is before the plan's
+// horizon, and 0 elsewhere: its commitments buy the whole terms that
+// nothing needs after that no further, as tco.Evaluate prices them for a
+// service alone (planCommits), and not to the horizon's end (or the next
+// epoch's start). Owned capacity, sold at the horizon's end, is left as
+// it is. Nil without that.
 func (in *instance) untilOf(valid func(int) bool) []time.Duration {
 	h := in.s.horizon
-	if in.s.overTime || in.p.Assumptions.Horizon != 0 {
+	if in.p.Assumptions.Horizon != 0 {
 		return nil
 	}
 	out := make([]time.Duration, len(in.p.Offers))
 	for k, o := range in.p.Offers {
+		if offerTerm(o) <= 0 {
+			continue
+		}
 		end := time.Duration(0)
 		for i, w := range in.p.Workloads {
 			if !valid(i) || !compatible(w, o) {
@@ -820,4 +825,12 @@ func (in *instance) untilOf(valid func(int) bool) []time.Duration {
 		}
 	}
 	return out
+}
+
+// untilAt is in.until of offer oi (0 without one).
+func (in *instance) untilAt(oi int) time.Duration {
+	if oi < len(in.until) {
+		return in.until[oi]
+	}
+	return 0
 }

@@ -78,6 +78,10 @@ func (c *commit) holds(s int) bool { return c.first <= s && s <= c.paid }
 type arrival struct {
 	lead, term time.Duration
 	partUntil  time.Duration
+	// until is when the last workload that can use it ends, when that is
+	// before the horizon's end (untilOf; 0: none): its commitments end
+	// with the whole terms that reach it.
+	until time.Duration
 }
 
 // offerTerm is the length of one commitment of o's pricing (a
@@ -222,7 +226,9 @@ func nextEpoch(epochs []time.Duration, t, h time.Duration) time.Duration {
 // those that fit before an arrival b (a monthly rental bridging to it may
 // stop at the last month before it, or run past it); and at a + τ where a
 // workload may want part of an epoch after a (a < arrival.partUntil: a
-// job's month). Every arrival before the next epoch start counts, not only
+// job's month); and at the end of the whole terms from an anchor before
+// arrival.until that reach it (a 6-month service's six months of a monthly
+// rental). Every arrival before the next epoch start counts, not only
 // the next, and the anchors are the offer's own, so that an arrival of
 // another offer, one the plan may not use, adds cuts and never takes one
 // away. A cut less than max(period, τ/12) from a base cut, from h or from
@@ -253,6 +259,9 @@ func termCuts(base, epochs []time.Duration, arrivals []arrival, h, period time.D
 		for _, a := range anchors {
 			if a < ar.partUntil && a <= h-tau {
 				add(a+tau, tau)
+			}
+			if a < ar.until {
+				add(a+(ar.until-a+tau-1)/tau*tau, tau)
 			}
 			next := nextEpoch(epochs, a, h)
 			for _, b := range arrivals {
@@ -341,8 +350,7 @@ func (in *instance) planCommits(od *odata, wd *wdata) {
 	free.Availability.MaxNodes = 0
 	if !in.s.overTime {
 		c := commit{first: 0, last: S - 1, paid: S - 1, span: in.s.horizon, end: in.s.horizon, fixed: od.fixed, fixedF: od.fixedF, terms: od.terms}
-		if od.idx < len(in.until) && in.until[od.idx] > 0 {
-			u := in.until[od.idx]
+		if u := in.untilAt(od.idx); u > 0 {
 			// Nothing that can use it needs it after u (untilOf).
 			if t, err := in.termsOver(wd, free, 0, S-1, u); err == nil {
 				c.span, c.end, c.terms, c.fixed = u, u, t, t.FixedPerNode
@@ -361,7 +369,11 @@ func (in *instance) planCommits(od *odata, wd *wdata) {
 		var m time.Duration // whole terms bought
 		term := od.terms.Term
 		if term > 0 {
-			m = max(1, (sg.until-sg.start+term-1)/term)
+			until := sg.until
+			if u := in.untilAt(od.idx); u > sg.start {
+				until = min(until, u) // nothing needs it after
+			}
+			m = max(1, (until-sg.start+term-1)/term)
 			end = sg.start + m*term
 			if end < sg.start { // overflow: past any horizon
 				end = time.Duration(math.MaxInt64)
