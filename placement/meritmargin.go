@@ -67,13 +67,19 @@ func (l ladder) span(a, b float64) float64 {
 
 // change is the change of the least price of a slice's demand d when it
 // becomes d+δ and e more GPUs at price p join the ladder (e = 0: none);
-// ok is false when the ladder and those cannot hold d+δ.
+// ok is false when the ladder and those cannot hold d+δ, beyond a relative
+// 1e-9 of the ladder (the LP's tolerance: 3 GPUs hold 2.8 + 0.2 =
+// 3.0000000000000004).
 func (l ladder) change(d, delta, p, e float64) (float64, bool) {
 	x := min(e, max(0, d+delta-l.upTo(p))) // the new GPUs used
-	if d+delta-x > l.total() {
-		return 0, false
+	need := d + delta - x
+	if total := l.total(); need > total {
+		if need > total+1e-9*max(1, total) {
+			return 0, false
+		}
+		need = total
 	}
-	v := l.span(d, d+delta-x)
+	v := l.span(d, need)
 	if x > 0 {
 		v += x * p
 	}
@@ -97,8 +103,11 @@ func (l ladder) change(d, delta, p, e float64) (float64, bool) {
 // less its own; one more node of committed capacity held at its stock
 // saves that less the node's fixed cost. ok is false, and sol keeps the
 // divisible programme's duals, when the plan is not the merit order of its
-// capacities (its cost differs).
-func (in *instance) meritMargins(pl pool, mp merit.Problem, sol *poolSolution) bool {
+// capacities (its cost differs); peak is false, and sol keeps that
+// programme's peak value, when one more GPU fits nowhere the plan holds
+// or may place (as on the general path, where the relaxation's dual is the
+// value then).
+func (in *instance) meritMargins(pl pool, mp merit.Problem, sol *poolSolution) (ok, peak bool) {
 	w := pl.ws[0]
 	wd := &in.ws[w]
 	n := len(wd.pairs)
@@ -128,15 +137,15 @@ func (in *instance) meritMargins(pl pool, mp merit.Problem, sol *poolSolution) b
 	cost := fixed
 	for t, d := range wd.demand {
 		if d > 0 {
-			v, ok := l.change(0, d, 0, 0)
-			if !ok {
-				return false
+			v, fits := l.change(0, d, 0, 0)
+			if !fits {
+				return false, false
 			}
 			cost += hours[t] * v
 		}
 	}
 	if math.Abs(cost-sol.cost) > 1e-9*max(1, math.Abs(sol.cost)) {
-		return false
+		return false, false
 	}
 	tol := 1e-9 * max(1, math.Abs(cost))
 	// One more GPU of peak.
@@ -153,27 +162,27 @@ func (in *instance) meritMargins(pl pool, mp merit.Problem, sol *poolSolution) b
 		}
 		return sum, true
 	}
-	peak, ok := more(0, 0)
-	if !ok {
+	value, fits := more(0, 0)
+	if !fits {
 		// No room on what the plan holds and places: placed on one more
 		// offer, the cheapest (committed capacity the plan does not hold has
 		// no nodes to give).
-		peak = math.Inf(1)
+		value = math.Inf(1)
 		for i, q := range wd.pairs {
 			pr := &in.pairs[q]
 			if avail[i] || pr.dominated || in.os[pr.k].committed || in.os[pr.k].dominated {
 				continue
 			}
 			if v, ok := more(price[i], mp.Offers[i].LimitGPUs); ok {
-				peak = min(peak, pr.oneOff+v)
+				value = min(value, pr.oneOff+v)
 			}
 		}
 	}
-	if !math.IsInf(peak, 1) {
-		if math.Abs(peak) < tol {
-			peak = 0
+	if peak = !math.IsInf(value, 1); peak {
+		if math.Abs(value) < tol {
+			value = 0
 		}
-		sol.peakValue[w] = peak
+		sol.peakValue[w] = value
 	}
 	// One more node of stock.
 	stock := map[int]float64{}
@@ -201,5 +210,5 @@ func (in *instance) meritMargins(pl pool, mp merit.Problem, sol *poolSolution) b
 		}
 	}
 	sol.stockValue = stock
-	return true
+	return true, peak
 }

@@ -47,7 +47,6 @@ func review10Margin(t *testing.T, w workload.Workload, offers []provider.Offer, 
 // all committed (or capped) and exactly sized. Expected: 4 380 (the
 // general path's value). Severity: medium (wrong report).
 func TestReview10PeakValueNoRoomFastPath(t *testing.T) {
-	t.Skip("finding: on the merit-order path PeakGPUValue is 0 when one more GPU fits nowhere (all capacity committed), where the general path reports the relaxation's dual and a re-solve adds 8 760")
 	w := steady("svc", 2, 0.5)
 	w.Horizon = provider.Year
 	offers := []provider.Offer{reserved("res", "1", 1, 0)}
@@ -79,7 +78,6 @@ func TestReview10PeakValueNoRoomFastPath(t *testing.T) {
 // placements" fails; the error is a whole one-off cost. Expected: 1 752.
 // Severity: medium (wrong report).
 func TestReview10PeakValueFloatEdge(t *testing.T) {
-	t.Skip("finding: on the merit-order path a demand that fills a capped offer up to float noise (14·0.2 + 0.2 > 3) makes PeakGPUValue pay another offer's one-off: 1 842 where the general path and the re-solve say 1 752")
 	a := bare()
 	var ex []provider.Category
 	for _, c := range a.Exclude {

@@ -257,13 +257,14 @@ func (in *instance) solveMerit(ctx context.Context, pl pool) (*poolSolution, err
 	sol.bound = min(sol.bound, sol.cost)
 	// Marginal values from the plan's merit order (meritMargins), else
 	// from the divisible programme's duals.
-	if in.meritMargins(pl, mp, sol) {
+	ok, peak := in.meritMargins(pl, mp, sol)
+	if ok && peak {
 		return sol, nil
 	}
 	if ds, err := merit.Solve(mp); err == nil {
 		for i, q := range wd.pairs {
 			k := in.pairs[q].k
-			if v := ds.StockValue[i]; v > 0 {
+			if v := ds.StockValue[i]; v > 0 && !ok {
 				sol.stockValue[k] = v * in.os[k].gpn
 			}
 		}
