@@ -104,11 +104,11 @@
 // or capacity of limited stock, that another workload can use too: there
 // what the job held goes back to the others, who use it the rest of the
 // stretch. These windows start no commitment and add none of fewer terms
-// (they split the stretches between the other cuts); no stretch they make
-// is shorter than max(P, H/96) (a window less than that after the cut
-// before moves to that after it, one less than that before the next cut or
-// H is left out): a job may hold what it uses a little past its deadline,
-// never less, and a horizon has at most 96 windows. Each of these stretches
+// (they split the stretches between the other cuts), each at the deadline
+// itself however near another cut — a stretch shorter than P weighs its
+// part of one, below — so that a later deadline, an offer's arrival or
+// another job never makes a job hold what it uses past its deadline. Each
+// of these stretches
 // σ = [a_σ, b_σ) has its own representative period, sampled from the
 // demand curves over σ (d_wσt = GPUs_w · the largest, over the repetitions
 // of P within σ, of the curve's peak in slice t, weighing R_σ · mean/peak as

@@ -212,13 +212,13 @@ func (s *settings) gangStep() time.Duration {
 }
 
 // gangStarts returns the moments a gang run may start at on capacity that
-// exists from lead on, in order: every stretch start (but a window's: a
-// job's deadline) and every multiple of
+// exists from lead on, in order: every stretch start (a window's too: a
+// job's deadline frees what it held) and every multiple of
 // the grid's step from lead on, before the horizon's end.
 func (in *instance) gangStarts(lead time.Duration) []time.Duration {
 	var out []time.Duration
 	for _, sg := range in.segs {
-		if sg.start >= lead && !sg.window {
+		if sg.start >= lead {
 			out = append(out, sg.start)
 		}
 	}

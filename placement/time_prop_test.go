@@ -137,7 +137,11 @@ func (c timeCase) problem(g float64) placement.Problem {
 // checkOverTime checks a plan over time against its problem independently
 // of the solver: every stretch's demand (sampled at the stretch's start) is
 // met in every slice, committed capacity used within the nodes held, and no
-// offer used or held before its lead time.
+// offer used or held before its lead time. In a stretch shorter than the
+// period (a job's deadline near another cut), a slice that starts at or
+// after its end needs nothing (its demand is the next stretch's), and one
+// that reaches past it needs the curve's peak over its part before the
+// end (workload.DiscretizeFrom over the part).
 func checkOverTime(t *rapid.T, p placement.Problem, plan placement.Plan) {
 	if len(plan.Unplaced) > 0 {
 		t.Fatalf("unplaced %v", plan.Unplaced[0].Err)
@@ -181,7 +185,17 @@ func checkOverTime(t *rapid.T, p placement.Problem, plan placement.Plan) {
 				t.Fatal(err)
 			}
 			for j, x := range sl {
-				if need := x.Peak * float64(w.GPUs); need >= 1e-6 && got[j] < need-1e-6*max(1, need) {
+				need := x.Peak * float64(w.GPUs)
+				if from, to := e.Start+slotStart(plan.Period, j, T), e.Start+slotStart(plan.Period, j+1, T); from >= e.End {
+					need = 0
+				} else if to > e.End {
+					head, err := workload.DiscretizeFrom(w.Demand, from, e.End-from, 1)
+					if err != nil {
+						t.Fatal(err)
+					}
+					need = head[0].Peak * float64(w.GPUs)
+				}
+				if need >= 1e-6 && got[j] < need-1e-6*max(1, need) {
 					t.Fatalf("%s: %v–%v slice %d gets %g GPUs, needs %g", w.Name, e.Start, e.End, j, got[j], need)
 				}
 			}
@@ -392,3 +406,10 @@ func propMonthlyEpochs(t *rapid.T) {
 func TestMonthlyEpochs(t *testing.T) { checkFew(t, propMonthlyEpochs) }
 
 func FuzzMonthlyEpochs(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propMonthlyEpochs)) }
+
+// slotStart is the start of slice i of n in period, as workload.Discretize
+// places it.
+func slotStart(period time.Duration, i, n int) time.Duration {
+	q, r := period/time.Duration(n), period%time.Duration(n)
+	return q*time.Duration(i) + r*time.Duration(i)/time.Duration(n)
+}

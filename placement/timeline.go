@@ -107,11 +107,10 @@ func offerTerm(o provider.Offer) time.Duration {
 // that fit before an arrival, and dropped there. An offer added, or one
 // arriving elsewhere, only adds cuts. Finally it splits a stretch at every
 // deadline in deadlines (the divisible jobs' that share capacity with other
-// work; no closer than windowGap: see windows), so that a job's work uses
-// a stretch's capacity only before its deadline and what else uses that
-// capacity has it back after; those segments are windows, where no
-// commitment starts and none of fewer terms ends, so that they add rows
-// and uses but no commitment. Without planning over time it is the whole
+// work: see windows), so that a job's work uses a stretch's capacity only
+// before its deadline and what else uses that capacity has it back after;
+// those segments are windows, where no commitment starts and none of fewer
+// terms ends, so that they add rows and uses but no commitment. Without planning over time it is the whole
 // horizon.
 func (s *settings) segments(arrivals []arrival, deadlines []time.Duration) []segment {
 	h := s.horizon
@@ -134,7 +133,7 @@ func (s *settings) segments(arrivals []arrival, deadlines []time.Duration) []seg
 	cuts := append(slices.Clone(base), termCuts(base, epochs, arrivals, h, s.Period)...)
 	slices.Sort(cuts)
 	cuts = slices.Compact(cuts)
-	window := s.windows(cuts, deadlines)
+	window := windows(cuts, deadlines, h)
 	for d := range window {
 		cuts = append(cuts, d)
 	}
@@ -150,57 +149,18 @@ func (s *settings) segments(arrivals []arrival, deadlines []time.Duration) []seg
 	return segs
 }
 
-// maxWindows bounds the windows of a horizon: a window makes no stretch
-// shorter than horizon/maxWindows (nor than a period).
-const maxWindows = 96
-
-// windowGap is the shortest stretch a window makes: a period, or
-// horizon/maxWindows where that is longer.
-func (s *settings) windowGap() time.Duration {
-	return max(s.Period, (s.horizon+maxWindows-1)/maxWindows)
-}
-
-// windows returns the window cuts of deadlines that are not among cuts
-// (sorted, from 0): every deadline inside the horizon, but that none makes
-// a stretch shorter than the gap (windowGap): a cut less than the gap
-// after the cut before moves to the gap after it (and again past any cut
-// it passes), and one less than the gap before the next cut or the
-// horizon's end is left out. A job then holds the capacity it uses until
-// the cut after its deadline rather than to its deadline (its work still
-// counts only before the deadline): never less than it may, sometimes
-// longer, by less than two gaps. There is no limit on their number but
-// the gap's (at most maxWindows), so that more deadlines, or more offers
-// that make a job share capacity, never make the others' windows coarser
-// than a gap.
-func (s *settings) windows(cuts, deadlines []time.Duration) map[time.Duration]bool {
-	h, gap := s.horizon, s.windowGap()
-	var ds []time.Duration
-	for _, d := range deadlines {
-		if d > 0 && d < h {
-			ds = append(ds, d)
-		}
-	}
-	slices.Sort(ds)
-	all := slices.Clone(cuts)
+// windows returns the window cuts of deadlines: every deadline inside the
+// horizon that is not among cuts (sorted). A window sits at the deadline
+// itself, however near another cut, so that a later deadline, another
+// cut (an offer's arrival) or another job never makes a job hold what it
+// uses past its deadline: the model only gets finer. A stretch shorter
+// than the period weighs its part of one (see segment.reps).
+func windows(cuts, deadlines []time.Duration, h time.Duration) map[time.Duration]bool {
 	out := map[time.Duration]bool{}
-	for _, d := range slices.Compact(ds) {
-		k, found := slices.BinarySearch(all, d)
-		for !found && d-all[k-1] < gap {
-			d = all[k-1] + gap
-			k, found = slices.BinarySearch(all, d)
+	for _, d := range deadlines {
+		if _, found := slices.BinarySearch(cuts, d); !found && d > 0 && d < h {
+			out[d] = true
 		}
-		if found {
-			continue
-		}
-		next := h
-		if k < len(all) {
-			next = all[k]
-		}
-		if next-d < gap {
-			continue
-		}
-		all = slices.Insert(all, k, d)
-		out[d] = true
 	}
 	return out
 }

@@ -8,83 +8,73 @@ import (
 	"pgregory.net/rapid"
 )
 
-// propWindows holds settings.windows to what the stretches need: a window
-// is a new cut inside the horizon; no stretch a window makes is shorter
-// than the gap (a period, or horizon/maxWindows where that is longer);
-// every deadline inside the horizon is followed by a cut (or the horizon's
-// end) within two gaps of it, however many deadlines there are; and when
-// every deadline is at least a gap from every cut, from every other and
-// from the horizon's end, every one of them is a window itself.
+// propWindows holds settings.segments to what the jobs' windows need: the
+// stretches with deadlines start at exactly the starts of those without
+// them and at every deadline inside the horizon; a stretch is a window
+// exactly when its start is a deadline and no other cut; a window splits
+// a stretch without deadlines and keeps its epoch and the next epoch's
+// start; and the stretches tile the horizon, each weighing its length in
+// periods.
 func propWindows(t *rapid.T) {
 	day := 24 * time.Hour
 	per := time.Duration(rapid.IntRange(1, 7).Draw(t, "period days")) * day
 	h := time.Duration(rapid.IntRange(30, 1100).Draw(t, "horizon days")) * day
 	epoch := time.Duration(rapid.IntRange(30, 400).Draw(t, "epoch days")) * day
-	s := settings{Options: Options{Period: per}, horizon: h, epoch: epoch}
-	cuts := []time.Duration{0}
-	for range rapid.IntRange(0, 6).Draw(t, "cuts") {
-		cuts = append(cuts, time.Duration(rapid.Int64Range(1, int64(h-1)).Draw(t, "cut")))
+	s := settings{Options: Options{Period: per}, horizon: h, epoch: epoch, overTime: true}
+	var arrivals []arrival
+	for range rapid.IntRange(0, 4).Draw(t, "offers") {
+		arrivals = append(arrivals, arrival{
+			lead: time.Duration(rapid.IntRange(0, int(h/day)).Draw(t, "lead days")) * day,
+			term: time.Duration(rapid.SampledFrom([]int{0, 730, 8760}).Draw(t, "term hours")) * time.Hour})
 	}
-	slices.Sort(cuts)
-	cuts = slices.Compact(cuts)
 	var deadlines []time.Duration
-	for range rapid.IntRange(0, 20).Draw(t, "deadlines") {
+	for range rapid.IntRange(0, 12).Draw(t, "deadlines") {
 		deadlines = append(deadlines, time.Duration(rapid.IntRange(1, int(h/time.Hour)+100).Draw(t, "deadline hours"))*time.Hour)
 	}
-	w := s.windows(cuts, deadlines)
-	all := slices.Clone(cuts)
-	for d := range w {
-		if _, found := slices.BinarySearch(cuts, d); found || d <= 0 || d >= h {
-			t.Fatalf("window %v: among the cuts %v or outside the horizon %v", d, cuts, h)
-		}
-		all = append(all, d)
+	plain := s.segments(arrivals, nil)
+	segs := s.segments(arrivals, deadlines)
+	var want []time.Duration
+	cut := map[time.Duration]bool{}
+	for _, sg := range plain {
+		want = append(want, sg.start)
+		cut[sg.start] = true
 	}
-	slices.Sort(all)
-	gap := s.windowGap()
-	if gap < per || gap < h/maxWindows {
-		t.Fatalf("gap %v, below the period %v or horizon/%d", gap, per, maxWindows)
-	}
-	// The stretches the windows make, or split, are the gap or longer.
-	for i, a := range all {
-		b := h
-		if i+1 < len(all) {
-			b = all[i+1]
-		}
-		if b-a < gap && (w[a] || i+1 < len(all) && w[b]) {
-			t.Fatalf("stretch %v–%v shorter than the gap %v (cuts %v, windows %v)", a, b, gap, cuts, w)
-		}
-	}
-	inside := map[time.Duration]bool{}
 	for _, d := range deadlines {
-		if d < h {
-			inside[d] = true
+		if d < h && !cut[d] {
+			want = append(want, d)
 		}
 	}
-	slack := 2 * gap
-	for d := range inside {
-		k, _ := slices.BinarySearch(all, d)
-		next := h
-		if k < len(all) {
-			next = all[k]
+	slices.Sort(want)
+	want = slices.Compact(want)
+	var got []time.Duration
+	for i, sg := range segs {
+		got = append(got, sg.start)
+		if sg.window == cut[sg.start] {
+			t.Fatalf("stretch %v: window %v, but a cut without deadlines %v", sg.start, sg.window, cut[sg.start])
 		}
-		if next-d >= slack {
-			t.Fatalf("deadline %v: the next cut is at %v, %v later (slack %v; cuts %v, windows %v)", d, next, next-d, slack, cuts, w)
+		end := h
+		if i+1 < len(segs) {
+			end = segs[i+1].start
+		}
+		if sg.end != end || sg.reps != (end-sg.start).Hours()/per.Hours() {
+			t.Fatalf("stretch %v–%v (reps %g), want to %v", sg.start, sg.end, sg.reps, end)
+		}
+		// The stretch without deadlines it lies in.
+		k, _ := slices.BinarySearchFunc(plain, sg.start, func(p segment, x time.Duration) int {
+			switch {
+			case p.end <= x:
+				return -1
+			case p.start > x:
+				return 1
+			}
+			return 0
+		})
+		if p := plain[k]; sg.epoch != p.epoch || sg.until != p.until {
+			t.Fatalf("stretch %v: epoch %d until %v, the stretch %v–%v it splits has %d, %v", sg.start, sg.epoch, sg.until, p.start, p.end, p.epoch, p.until)
 		}
 	}
-	apart := true
-	for d := range inside {
-		apart = apart && h-d >= gap
-		for _, c := range cuts {
-			apart = apart && (c-d >= gap || d-c >= gap)
-		}
-		for e := range inside {
-			apart = apart && (e == d || e-d >= gap || d-e >= gap)
-		}
-	}
-	for d := range inside {
-		if apart && !w[d] {
-			t.Fatalf("deadline %v is no window, though every deadline is a period from every cut, every other and the horizon's end (cuts %v, windows %v)", d, cuts, w)
-		}
+	if !slices.Equal(got, want) {
+		t.Fatalf("stretches start at %v, want %v (deadlines %v)", got, want, deadlines)
 	}
 }
 
