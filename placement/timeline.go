@@ -110,8 +110,8 @@ func offerTerm(o provider.Offer) time.Duration {
 // work: see windows), so that a job's work uses a stretch's capacity only
 // before its deadline and what else uses that capacity has it back after;
 // those segments are windows, where no commitment starts and none of fewer
-// terms ends, so that they add rows and uses but no commitment. Without planning over time it is the whole
-// horizon.
+// terms ends, so that they add rows and uses but no commitment. Without
+// planning over time it is the whole horizon.
 func (s *settings) segments(arrivals []arrival, deadlines []time.Duration) []segment {
 	h := s.horizon
 	per := s.Period.Hours()
@@ -292,18 +292,20 @@ func monthsDiffer(w workload.Workload, period, h time.Duration, own bool) time.D
 }
 
 // planCommits lists the commitments of committed offer od that the plan may
-// make: without planning over time one, held for the horizon at the offer's
-// terms (or to the end of the last workload that can use it, untilOf); over time one per segment from the offer's arrival on, lasting its
-// term (the whole terms that reach the segment's until — the next epoch
-// start — covering the segments that fit within them, which segments makes
-// all of them from an anchor of the offer's terms within the horizon but a
-// tail shorter than termTail) or, for capacity without a term (owned), to
-// the horizon's end — and, for every fewer whole terms i from the
-// segment's start at whose end, or less than termTail before it, a segment
-// ends (termCuts), one more held for those i terms to the last such
-// segment (commit.count) — each priced by terms prepared for
-// the time it is held, from the workload wd that first uses the offer. The
-// pricing of a span that fails is left out.
+// make: without planning over time one, held for the horizon at the
+// offer's terms (or to the end of the last workload that can use it,
+// untilOf); over time one per segment from the offer's arrival on (a
+// window's start aside), lasting its term (the whole terms that reach the
+// segment's until — the next epoch start, or untilOf's end where sooner —
+// covering the segments that fit within them, which segments makes all of
+// them from an anchor of the offer's terms within the horizon but a tail
+// shorter than termTail) or, for capacity without a term (owned), to the
+// horizon's end — and, for every fewer whole terms i from the segment's
+// start at whose end, or less than termTail before it, a segment ends
+// (termCuts), one more held for those i terms to the last such segment
+// (commit.count) — each priced by terms prepared for the time it is held,
+// from the workload wd that first uses the offer. The pricing of a span
+// that fails is left out.
 func (in *instance) planCommits(od *odata, wd *wdata) {
 	S := len(in.segs)
 	free := od.o
