@@ -123,9 +123,22 @@ func checkFeasible(t *testing.T, res result) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				// In a stretch shorter than the period (a job's deadline near
+				// another cut), a slice that starts at or after its end needs
+				// nothing there, and one that reaches past it the peak of its
+				// part before the end.
 				need := make([]float64, n)
 				for i, x := range sl {
 					need[i] = float64(w.GPUs) * x.Peak
+					if from := e.Start + x.Start; from >= e.End {
+						need[i] = 0
+					} else if from+x.Length > e.End {
+						head, err := workload.DiscretizeFrom(w.Demand, from, e.End-from, 1)
+						if err != nil {
+							t.Fatal(err)
+						}
+						need[i] = float64(w.GPUs) * head[0].Peak
+					}
 				}
 				for i := range n {
 					got := 0.0
