@@ -50,9 +50,10 @@
 // them (billing increments rounded over its own time), on committed
 // capacity its one-off lines (storage, egress, setup); Assignment.Alone
 // and its runners-up are priced so too. Committed capacity with a term (a
-// reservation, a monthly rental) that only services ending before H can
-// use is held to the last one's end, not to H: its fixed terms F_k are
-// tco's for that span (six monthly terms of a rental for a 6-month service
+// reservation, a monthly rental) that only services ending before H, and
+// jobs due before it, can use is held for the whole terms that reach the
+// last one's end, when those end before H: its fixed terms F_k are tco's
+// for that span (six monthly terms of a rental for a 6-month service
 // alone, as tco.Evaluate bills it). A curve that grows within the horizon
 // holds all through it the capacity its end needs — it is better planned
 // over time, with stretches short enough to follow it.
@@ -142,9 +143,10 @@
 // three, a monthly rental is renewed month by month to the next epoch and
 // may change there. With Assumptions.Horizon zero, u_σ is the end of the
 // last workload that can use k where that comes first and is before H
-// (every such workload a service with a shorter Horizon of its own), and
-// the stretches are cut where its whole terms end: a 6-month service
-// alone rents six months. A commitment may also buy fewer whole terms, i < m,
+// (every such workload a service with a shorter Horizon of its own or a
+// job due before it), when the whole terms to it reach past σ, and the
+// stretches are cut where its whole terms from each anchor end, however
+// near another cut: a 6-month service alone rents six months. A commitment may also buy fewer whole terms, i < m,
 // where a stretch ends at a_σ + i·τ_k or less than max(P, τ_k/12) before
 // it: it is then a column n_kσi of its own, covering the stretches to that
 // end and priced F_kσi for the span held (i monthly terms of a rental).
@@ -471,9 +473,9 @@
 // interruption are gang jobs — one offer, a window before the deadline —
 // which are reported in Plan.Unplaced with ErrGang. Without planning over
 // time, commitments last the whole horizon (or, with Assumptions.Horizon
-// zero, a reservation or monthly rental to the end of the last service that
-// can use it, when every workload that can is a service ending before it)
-// and lead times are only priced
+// zero, a reservation or monthly rental to the end of the last service or
+// deadline of a job that can use it, when that comes first: above) and
+// lead times are only priced
 // by tco (an offer whose lead time reaches the horizon's end is excluded,
 // ErrLeadTime, as over time: its capacity never exists within the
 // horizon); a credit counts at what it takes off the first workload's bill on

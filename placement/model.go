@@ -792,9 +792,9 @@ func windowDeadlines(ws []workload.Workload, offers []provider.Offer, valid func
 // untilOf returns, with Assumptions.Horizon zero (the plan's horizon the
 // longest workload's), by offer with a term (a reservation, a monthly
 // rental) the latest end of the valid workloads that can use it — a
-// service's own Horizon where that is shorter than the plan's, the plan's
-// horizon for every other workload — where it is before the plan's
-// horizon, and 0 elsewhere: its commitments buy the whole terms that
+// service's own Horizon where that is shorter than the plan's, a job's
+// deadline, the plan's horizon for every other workload — where it is
+// before the plan's horizon, and 0 elsewhere: its commitments buy the whole terms that
 // nothing needs after that no further, as tco.Evaluate prices them for a
 // service alone (planCommits), and not to the horizon's end (or the next
 // epoch's start). Owned capacity, sold at the horizon's end, is left as
@@ -814,9 +814,12 @@ func (in *instance) untilOf(valid func(int) bool) []time.Duration {
 			if !valid(i) || !compatible(w, o) {
 				continue
 			}
-			if w.IsService() && w.Horizon > 0 && w.Horizon < h {
+			switch {
+			case w.IsService() && w.Horizon > 0 && w.Horizon < h:
 				end = max(end, w.Horizon)
-			} else {
+			case !w.IsService() && w.Deadline > 0 && w.Deadline < h:
+				end = max(end, w.Deadline) // its work is done by then
+			default:
 				end = h
 			}
 		}

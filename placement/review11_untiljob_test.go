@@ -25,7 +25,6 @@ import (
 // (a plan reported optimal that costs 3 650–4 380 more than a feasible
 // one; the review6 fix undone by any job that could use the offer).
 func TestReview11JobCancelsShortHorizon(t *testing.T) {
-	t.Skip("finding: a 4-USD job due in a month that can use the monthly offer makes untilOf hold it for the year: 48 184 feasible, 52 564 / 51 834 reported optimal")
 	for _, overTime := range []bool{false, true} {
 		p := review6Short(monthly("mon", "3", 8, 0), onDemand("od", "4", 8, 0))
 		p.Options.OverTime = overTime

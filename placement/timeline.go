@@ -131,6 +131,7 @@ func (s *settings) segments(arrivals []arrival, deadlines []time.Duration) []seg
 	slices.Sort(base)
 	base = slices.Compact(base)
 	cuts := append(slices.Clone(base), termCuts(base, epochs, arrivals, h, s.Period)...)
+	cuts = append(cuts, untilCuts(epochs, arrivals, h)...)
 	slices.Sort(cuts)
 	cuts = slices.Compact(cuts)
 	window := windows(cuts, deadlines, h)
@@ -165,6 +166,31 @@ func windows(cuts, deadlines []time.Duration, h time.Duration) map[time.Duration
 	return out
 }
 
+// untilCuts returns, for every offer with a term whose users all end
+// before h (arrival.until), the end of the whole terms from each anchor of
+// its terms (its arrival, the epoch starts after it) before that end that
+// reach it, inside the horizon: a commitment bought to the last user's end
+// (planCommits) covers exactly the stretches it pays for. Unlike
+// termCuts', these are kept however near another cut.
+func untilCuts(epochs []time.Duration, arrivals []arrival, h time.Duration) []time.Duration {
+	var out []time.Duration
+	for _, ar := range arrivals {
+		tau := ar.term
+		if tau <= 0 || ar.until <= 0 || ar.lead >= ar.until {
+			continue
+		}
+		for _, a := range append([]time.Duration{ar.lead}, epochs...) {
+			if a < ar.lead || a >= ar.until {
+				continue
+			}
+			if e := a + (ar.until-a+tau-1)/tau*tau; e > a && e < h {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
 // nextEpoch returns the first epoch start after t, or h.
 func nextEpoch(epochs []time.Duration, t, h time.Duration) time.Duration {
 	k, found := slices.BinarySearch(epochs, t)
@@ -186,9 +212,7 @@ func nextEpoch(epochs []time.Duration, t, h time.Duration) time.Duration {
 // those that fit before an arrival b (a monthly rental bridging to it may
 // stop at the last month before it, or run past it); and at a + τ where a
 // workload may want part of an epoch after a (a < arrival.partUntil: a
-// job's month); and at the end of the whole terms from an anchor before
-// arrival.until that reach it (a 6-month service's six months of a monthly
-// rental). Every arrival before the next epoch start counts, not only
+// job's month). Every arrival before the next epoch start counts, not only
 // the next, and the anchors are the offer's own, so that an arrival of
 // another offer, one the plan may not use, adds cuts and never takes one
 // away. A cut less than max(period, τ/12) from a base cut, from h or from
@@ -219,9 +243,6 @@ func termCuts(base, epochs []time.Duration, arrivals []arrival, h, period time.D
 		for _, a := range anchors {
 			if a < ar.partUntil && a <= h-tau {
 				add(a+tau, tau)
-			}
-			if a < ar.until {
-				add(a+(ar.until-a+tau-1)/tau*tau, tau)
 			}
 			next := nextEpoch(epochs, a, h)
 			for _, b := range arrivals {
@@ -312,8 +333,10 @@ func (in *instance) planCommits(od *odata, wd *wdata) {
 	free.Availability.MaxNodes = 0
 	if !in.s.overTime {
 		c := commit{first: 0, last: S - 1, paid: S - 1, span: in.s.horizon, end: in.s.horizon, fixed: od.fixed, fixedF: od.fixedF, terms: od.terms}
-		if u := in.untilAt(od.idx); u > 0 {
-			// Nothing that can use it needs it after u (untilOf).
+		if u := in.untilAt(od.idx); u > 0 && od.terms.Term > 0 && (u+od.terms.Term-1)/od.terms.Term*od.terms.Term < in.s.horizon {
+			// Nothing that can use it needs it after u (untilOf): the
+			// whole terms that reach u.
+			u = (u + od.terms.Term - 1) / od.terms.Term * od.terms.Term
 			if t, err := in.termsOver(wd, free, 0, S-1, u); err == nil {
 				c.span, c.end, c.terms, c.fixed = u, u, t, t.FixedPerNode
 				c.fixedF, _ = c.fixed.Float64()
@@ -331,11 +354,16 @@ func (in *instance) planCommits(od *odata, wd *wdata) {
 		var m time.Duration // whole terms bought
 		term := od.terms.Term
 		if term > 0 {
-			until := sg.until
-			if u := in.untilAt(od.idx); u > sg.start {
-				until = min(until, u) // nothing needs it after
+			m = max(1, (sg.until-sg.start+term-1)/term)
+			if u := in.untilAt(od.idx); u > sg.start && u < sg.until {
+				// Nothing needs it after u: the whole terms that reach u,
+				// when they reach past this stretch (untilCuts cuts there
+				// from the offer's anchors; a commitment from another
+				// cut buys to the next epoch as before).
+				if k := max(1, (u-sg.start+term-1)/term); sg.start+k*term >= sg.end {
+					m = min(m, k)
+				}
 			}
-			m = max(1, (until-sg.start+term-1)/term)
 			end = sg.start + m*term
 			if end < sg.start { // overflow: past any horizon
 				end = time.Duration(math.MaxInt64)
