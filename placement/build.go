@@ -497,7 +497,8 @@ func workloadRank(in *instance, name string) int {
 
 // line is the report line of term line l at amount.
 func line(l tco.TermLine, amount decimal.Decimal) tco.Line {
-	return tco.Line{Charge: provider.Charge{Category: l.Category, Label: l.Label, Amount: amount, Timing: l.Timing}, Owner: l.Owner}
+	return tco.Line{Charge: provider.Charge{Category: l.Category, Label: l.Label, Amount: amount, Timing: l.Timing,
+		Start: l.Start, Span: l.Span, Payments: l.Payments}, Owner: l.Owner}
 }
 
 // tierOf is the tier of offer od.
@@ -636,6 +637,10 @@ func money(v float64) decimal.Decimal {
 type discounter struct {
 	spread, end decimal.Decimal
 	none        bool
+	// rate and offset discount a Scheduled line (scheduled): the yearly
+	// rate, and the time from the plan's start of what the lines price.
+	rate   float64
+	offset time.Duration
 	// upfront discounts upfront lines when shifted (a commitment that
 	// starts after the plan's start).
 	upfront decimal.Decimal
@@ -653,8 +658,63 @@ func newDiscounter(h time.Duration, rate float64) discounter {
 		a, b := time.Duration(m)*provider.Month, min(time.Duration(m+1)*provider.Month, h)
 		s += (b - a).Hours() / h.Hours() * f(b)
 	}
-	return discounter{spread: decimal.NewFromFloat(s), end: decimal.NewFromFloat(f(h))}
+	return discounter{spread: decimal.NewFromFloat(s), end: decimal.NewFromFloat(f(h)), rate: rate}
 }
+
+// scheduled is the present value of a Scheduled charge c as tco
+// discounts it, its schedule measured from the discounter's offset (the
+// start of what the lines price): with Payments ≥ 1 (at most maxSchedule),
+// equal payments at Start, Start + Span/Payments, …, each discounted from
+// its time; otherwise parts of [Start, Start + Span) cut at the months
+// from the offset, each in proportion to its length and discounted from
+// its end. Parts are rounded at provider.Precision, the last taking the
+// rest.
+func (d discounter) scheduled(c provider.Charge) decimal.Decimal {
+	f := func(t time.Duration) decimal.Decimal {
+		return decimal.NewFromFloat(math.Pow(1+d.rate, -(d.offset + t).Hours()/provider.Year.Hours()))
+	}
+	start, span := time.Duration(c.Start), time.Duration(c.Span)
+	end := start + span
+	if end < start { // overflow: past any horizon
+		end = time.Duration(math.MaxInt64)
+	}
+	pv, left := decimal.Zero, c.Amount
+	add := func(part decimal.Decimal, at time.Duration) {
+		left = left.Sub(part)
+		pv = pv.Add(part.Mul(f(at)))
+	}
+	switch {
+	case c.Payments >= 1 && c.Payments <= maxSchedule:
+		per := c.Amount.DivRound(decimal.NewFromInt(int64(c.Payments)), provider.Precision)
+		step := span / time.Duration(c.Payments)
+		for k := range c.Payments {
+			part := per
+			if k == c.Payments-1 {
+				part = left
+			}
+			add(part, start+step*time.Duration(k))
+		}
+	case span <= 0:
+		add(left, start)
+	default:
+		month := provider.Month
+		total := decimal.NewFromFloat(span.Hours())
+		for t, n := start, 0; t < end; n++ {
+			next := min(end, (t/month+1)*month)
+			part := c.Amount.Mul(decimal.NewFromFloat((next - t).Hours())).DivRound(total, provider.Precision)
+			if next >= end || n == maxSchedule-1 {
+				part, next = left, end
+			}
+			add(part, next)
+			t = next
+		}
+	}
+	return pv.Round(provider.Precision)
+}
+
+// maxSchedule bounds the parts a Scheduled charge is discounted in, as
+// tco's cash flows are (300 years of months).
+const maxSchedule = 12 * 300
 
 // present is l's amount discounted.
 func (d discounter) present(l tco.Line) decimal.Decimal {
@@ -666,6 +726,8 @@ func (d discounter) present(l tco.Line) decimal.Decimal {
 		return l.Amount.Mul(d.spread).Round(provider.Precision)
 	case provider.AtEnd:
 		return l.Amount.Mul(d.end).Round(provider.Precision)
+	case provider.Scheduled:
+		return d.scheduled(l.Charge)
 	}
 	if d.shifted {
 		return l.Amount.Mul(d.upfront).Round(provider.Precision)

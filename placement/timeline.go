@@ -513,7 +513,8 @@ func discounterAt(offset, span time.Duration, rate float64) discounter {
 		a, b := time.Duration(m)*provider.Month, min(time.Duration(m+1)*provider.Month, span)
 		s += (b - a).Hours() / span.Hours() * f(offset+b)
 	}
-	return discounter{spread: decimal.NewFromFloat(s), end: decimal.NewFromFloat(f(offset + span)), upfront: decimal.NewFromFloat(f(offset)), shifted: offset > 0}
+	return discounter{spread: decimal.NewFromFloat(s), end: decimal.NewFromFloat(f(offset + span)), upfront: decimal.NewFromFloat(f(offset)), shifted: offset > 0,
+		rate: rate, offset: offset}
 }
 
 // stretchShares returns the share of each stretch in pair q's use u (GPUs

@@ -196,6 +196,11 @@ type Rate struct {
 	// Amount is the money per unit of Basis (≥ 0, except Residual and
 	// CreditCategory rates).
 	Amount decimal.Decimal
+	// Start, Span and Payments are the schedule of a Scheduled rate, as
+	// Charge's; other timings leave them zero.
+	Start    Duration
+	Span     Duration
+	Payments int
 }
 
 // As finds the first pricing in p's chain — p itself, then what each

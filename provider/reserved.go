@@ -157,7 +157,8 @@ func (r Reserved) AddPerNodeHour(amount decimal.Decimal) (Pricing, bool) {
 func perNode(cs []Charge) []Rate {
 	out := make([]Rate, len(cs))
 	for i, c := range cs {
-		out[i] = Rate{Category: c.Category, Label: c.Label, Timing: c.Timing, Basis: PerNode, Amount: c.Amount}
+		out[i] = Rate{Category: c.Category, Label: c.Label, Timing: c.Timing, Basis: PerNode, Amount: c.Amount,
+			Start: c.Start, Span: c.Span, Payments: c.Payments}
 	}
 	return out
 }

@@ -63,6 +63,12 @@ type TermLine struct {
 	// Amount is money per node (Fixed), per node-hour of use (Variable), or
 	// once (OneOff, PerOffer).
 	Amount decimal.Decimal
+	// Start, Span and Payments are the schedule of a Scheduled line, as
+	// provider.Charge's (from the horizon's start); other timings leave
+	// them zero.
+	Start    provider.Duration
+	Span     provider.Duration
+	Payments int
 }
 
 // Use is how much of an offer a placement takes: the quantities that cost
@@ -269,6 +275,15 @@ func (b *termsBuilder) add(c provider.Category, label string, k TermKind, owner 
 	}
 }
 
+// addFixed appends the Fixed line of a charge per node of an offer, with
+// the charge's schedule when it is Scheduled.
+func (b *termsBuilder) addFixed(c provider.Charge, amount decimal.Decimal) {
+	if !amount.IsZero() {
+		b.lines = append(b.lines, TermLine{Category: c.Category, Label: c.Label, Kind: Fixed, Owner: OwnerOffer, Timing: c.Timing, Amount: amount,
+			Start: c.Start, Span: c.Span, Payments: c.Payments})
+	}
+}
+
 // variable adds an amount at the workload's own use as a line per node-hour
 // of use, or once when there is no use.
 func (b *termsBuilder) variable(c provider.Category, label string, tm provider.Timing, atUse decimal.Decimal) {
@@ -347,7 +362,7 @@ func (b *termsBuilder) fromRates(lin provider.Linear) error {
 		}
 		switch r.Basis {
 		case provider.PerNode:
-			b.add(r.Category, r.Label, Fixed, OwnerOffer, r.Timing, r.Amount)
+			b.addFixed(provider.Charge{Category: r.Category, Label: r.Label, Timing: r.Timing, Start: r.Start, Span: r.Span, Payments: r.Payments}, r.Amount)
 			b.fees(r.Category, r.Label, Fixed, r.Amount)
 			b.priced(r.Category, r.Label, r.Timing, func() decimal.Decimal { return r.Amount.Mul(nodes) })
 		case provider.PerBusyNodeHour:
@@ -388,7 +403,7 @@ func (b *termsBuilder) fromCharges() error {
 	for _, c := range cs {
 		if perNode {
 			per := c.Amount.DivRound(decimal.NewFromInt(int64(m.nodes)), provider.Precision)
-			b.add(c.Category, c.Label, Fixed, OwnerOffer, c.Timing, per)
+			b.addFixed(c, per)
 			b.fees(c.Category, c.Label, Fixed, per)
 		} else {
 			b.variable(c.Category, c.Label, c.Timing, c.Amount)
