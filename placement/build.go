@@ -671,7 +671,7 @@ func newDiscounter(h time.Duration, rate float64) discounter {
 // rest.
 func (d discounter) scheduled(c provider.Charge) decimal.Decimal {
 	f := func(t time.Duration) decimal.Decimal {
-		return decimal.NewFromFloat(math.Pow(1+d.rate, -(d.offset + t).Hours()/provider.Year.Hours()))
+		return decimal.NewFromFloat(math.Pow(1+d.rate, -(d.offset+t).Hours()/provider.Year.Hours()))
 	}
 	start, span := time.Duration(c.Start), time.Duration(c.Span)
 	end := start + span
