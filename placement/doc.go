@@ -108,8 +108,12 @@
 // (they split the stretches between the other cuts), each at the deadline
 // itself however near another cut — a stretch shorter than P weighs its
 // part of one, below — so that a later deadline, an offer's arrival or
-// another job never makes a job hold what it uses past its deadline. Each
-// of these stretches
+// another job never makes a job hold what it uses past its deadline. A
+// service needs in each part of a stretch so split the peak over the whole
+// stretch (in the part's phase of P), and its use of a part weighs the
+// part's own volume: a window changes what the others may use, not what
+// they need. (A slice that occurs in a stretch for less than a billionth of
+// its peak's volume needs nothing there.) Each of these stretches
 // σ = [a_σ, b_σ) has its own representative period, sampled from the
 // demand curves over σ (d_wσt = GPUs_w · the largest, over the repetitions
 // of P within σ, of the curve's peak in slice t, weighing R_σ · mean/peak as

@@ -587,12 +587,18 @@ func (in *instance) workload(wi int, w workload.Workload, prep *tco.Prepared) (*
 		if in.p.Assumptions.Horizon == 0 && w.Horizon > 0 {
 			last = min(last, w.Horizon)
 		}
+		from, to := time.Duration(0), time.Duration(0) // the stretch with its windows
 		for s, sg := range in.segs {
 			if sg.start >= last {
 				break // no demand: the slices need nothing and weigh nothing
 			}
 			// Each segment samples its period over its own time (up to the
-			// service's end).
+			// service's end). A stretch split by windows (a job's
+			// deadline) needs in each part the peak over the whole stretch,
+			// in the part's own phase of the period (sampled from the whole
+			// periods before the part within the stretch on), so that a
+			// window changes what the service may use, not what it needs;
+			// each part's use weighs its own volume (mean) over that peak.
 			end, reps := sg.end, sg.reps
 			if end > last {
 				end, reps = last, (last-sg.start).Hours()/in.s.Period.Hours()
@@ -601,8 +607,26 @@ func (in *instance) workload(wi int, w workload.Workload, prep *tco.Prepared) (*
 			if err != nil {
 				return nil, nil, fmt.Errorf("placement: workload %q: %w", w.Name, err)
 			}
+			if !sg.window || s == 0 {
+				from, to = sg.start, sg.end
+				for r := s + 1; r < len(in.segs) && in.segs[r].window; r++ {
+					to = in.segs[r].end
+				}
+			}
+			if to > sg.end || from < sg.start {
+				per := in.s.Period
+				a := sg.start - (sg.start-from)/per*per
+				if pk, _, err = stretchPeaks(prep, w.Demand, a, min(to, last), per, T); err != nil {
+					return nil, nil, fmt.Errorf("placement: workload %q: %w", w.Name, err)
+				}
+			}
 			for i, x := range pk {
 				t := s*T + i
+				if in.start[t] >= (end-sg.start).Hours() || x > 0 && mean[i] < 1e-9*x {
+					// The slice does not occur in a stretch this short, or
+					// for a billionth of its peak's volume: it needs nothing.
+					continue
+				}
 				wd.peak[t] = x
 				// Below a millionth of a GPU a slice needs nothing (tco, too,
 				// rounds node counts within 1e-9 of a whole node).

@@ -33,8 +33,18 @@ import (
 // deadline" — they do not stop it moving the others' stretches).
 // Severity: high (a plan reported optimal costing 25 % more than a
 // feasible one).
+//
+// Fixed in part: a window no longer changes what the others need (every
+// part of a stretch needs the stretch's peak, in its phase), so both
+// deadlines give 32 850 and the job no longer lowers it. What remains is
+// 0.12 (4e-6 relative): a service's use of a part weighs the part's own
+// volume over the stretch's peak (mean/peak: 1/2 before the step, 2/3 over
+// [0, 6 570 h)), so the GPU the job takes from lim in the longer first part
+// costs (1 − 1/4) × 1 GPU-hour × (2/3 − 1/2) more. The representative
+// period prices a use at its slice's mean; no placement of the window makes
+// that monotone short of cuts at every deadline a job might have.
 func TestReview11LaterDeadlineMergesGrowth(t *testing.T) {
-	t.Skip("finding: a window moves a growing service's stretch: a later deadline raises the optimum 26 281 → 32 850.75")
+	t.Skip("finding: a later deadline raises the optimum by 0.12 in 32 850 (the service's use in the job's longer window weighs its mean/peak; was 26 281 → 32 850.75)")
 	solve := func(d time.Duration) placement.Plan {
 		a := bare()
 		svc := rvStepService("svc", 8, a.Horizon, workload.Step{Value: 0.5}, workload.Step{Start: provider.Year / 2, Value: 1})
