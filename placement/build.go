@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gputco/gputco/internal/payments"
 	"github.com/gputco/gputco/provider"
 	"github.com/gputco/gputco/tco"
 	"github.com/shopspring/decimal"
@@ -662,59 +663,17 @@ func newDiscounter(h time.Duration, rate float64) discounter {
 }
 
 // scheduled is the present value of a Scheduled charge c as tco
-// discounts it, its schedule measured from the discounter's offset (the
-// start of what the lines price): with Payments ≥ 1 (at most maxSchedule),
-// equal payments at Start, Start + Span/Payments, …, each discounted from
-// its time; otherwise parts of [Start, Start + Span) cut at the months
-// from the offset, each in proportion to its length and discounted from
-// its end. Parts are rounded at provider.Precision, the last taking the
-// rest.
+// discounts it: each of its payments (payments.Parts) from its time, that
+// measured from the discounter's offset (the start of what the lines
+// price).
 func (d discounter) scheduled(c provider.Charge) decimal.Decimal {
-	f := func(t time.Duration) decimal.Decimal {
-		return decimal.NewFromFloat(math.Pow(1+d.rate, -(d.offset+t).Hours()/provider.Year.Hours()))
-	}
-	start, span := time.Duration(c.Start), time.Duration(c.Span)
-	end := start + span
-	if end < start { // overflow: past any horizon
-		end = time.Duration(math.MaxInt64)
-	}
-	pv, left := decimal.Zero, c.Amount
-	add := func(part decimal.Decimal, at time.Duration) {
-		left = left.Sub(part)
-		pv = pv.Add(part.Mul(f(at)))
-	}
-	switch {
-	case c.Payments >= 1 && c.Payments <= maxSchedule:
-		per := c.Amount.DivRound(decimal.NewFromInt(int64(c.Payments)), provider.Precision)
-		step := span / time.Duration(c.Payments)
-		for k := range c.Payments {
-			part := per
-			if k == c.Payments-1 {
-				part = left
-			}
-			add(part, start+step*time.Duration(k))
-		}
-	case span <= 0:
-		add(left, start)
-	default:
-		month := provider.Month
-		total := decimal.NewFromFloat(span.Hours())
-		for t, n := start, 0; t < end; n++ {
-			next := min(end, (t/month+1)*month)
-			part := c.Amount.Mul(decimal.NewFromFloat((next - t).Hours())).DivRound(total, provider.Precision)
-			if next >= end || n == maxSchedule-1 {
-				part, next = left, end
-			}
-			add(part, next)
-			t = next
-		}
+	pv := decimal.Zero
+	for _, p := range payments.Parts(c) {
+		f := math.Pow(1+d.rate, -(d.offset+p.At).Hours()/provider.Year.Hours())
+		pv = pv.Add(p.Amount.Mul(decimal.NewFromFloat(f)))
 	}
 	return pv.Round(provider.Precision)
 }
-
-// maxSchedule bounds the parts a Scheduled charge is discounted in, as
-// tco's cash flows are (300 years of months).
-const maxSchedule = 12 * 300
 
 // present is l's amount discounted.
 func (d discounter) present(l tco.Line) decimal.Decimal {

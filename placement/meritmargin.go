@@ -79,11 +79,7 @@ func (l ladder) change(d, delta, p, e float64) (float64, bool) {
 		}
 		need = total
 	}
-	v := l.span(d, need)
-	if x > 0 {
-		v += x * p
-	}
-	return v, true
+	return l.span(d, need) + x*p, true
 }
 
 // meritMargins sets the marginal values of sol, the plan of single-service
@@ -206,7 +202,7 @@ func (in *instance) meritMargins(pl pool, mp merit.Problem, sol *poolSolution) (
 			}
 		}
 		if saving > tol {
-			stock[k] = max(stock[k], saving)
+			stock[k] = saving
 		}
 	}
 	sol.stockValue = stock

@@ -333,10 +333,10 @@ func (in *instance) planCommits(od *odata, wd *wdata) {
 	free.Availability.MaxNodes = 0
 	if !in.s.overTime {
 		c := commit{first: 0, last: S - 1, paid: S - 1, span: in.s.horizon, end: in.s.horizon, fixed: od.fixed, fixedF: od.fixedF, terms: od.terms}
-		if u := in.untilAt(od.idx); u > 0 && od.terms.Term > 0 && (u+od.terms.Term-1)/od.terms.Term*od.terms.Term < in.s.horizon {
+		if u, term := in.untilAt(od.idx), od.terms.Term; u > 0 && term > 0 && (u+term-1)/term*term < in.s.horizon {
 			// Nothing that can use it needs it after u (untilOf): the
 			// whole terms that reach u.
-			u = (u + od.terms.Term - 1) / od.terms.Term * od.terms.Term
+			u = (u + term - 1) / term * term
 			if t, err := in.termsOver(wd, free, 0, S-1, u); err == nil {
 				c.span, c.end, c.terms, c.fixed = u, u, t, t.FixedPerNode
 				c.fixedF, _ = c.fixed.Float64()

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gputco/gputco/internal/payments"
 	"github.com/gputco/gputco/provider"
 	"github.com/shopspring/decimal"
 )
@@ -322,38 +323,8 @@ func (s *schedule) addScheduled(flow []decimal.Decimal, pv decimal.Decimal, cs [
 		pv = pv.Add(amount.Mul(s.discountAt(at)))
 	}
 	for _, c := range cs {
-		start, span := time.Duration(c.Start), time.Duration(c.Span)
-		end := satAdd(start, span)
-		left := c.Amount
-		switch {
-		case c.Payments >= 1 && c.Payments <= maxMonths:
-			per := c.Amount.DivRound(decimal.NewFromInt(int64(c.Payments)), provider.Precision)
-			step := span / time.Duration(c.Payments)
-			for k := range c.Payments {
-				at := satAdd(start, step*time.Duration(k))
-				part := per
-				if k == c.Payments-1 {
-					part = left
-				}
-				left = left.Sub(part)
-				put(int(at/month), part, at)
-			}
-		default: // evenly over [start, end), or many payments summed by month
-			if span <= 0 {
-				put(int(start/month), left, start)
-				continue
-			}
-			total := dec(span.Hours())
-			for t := start; t < end; {
-				next := min(end, (t/month+1)*month)
-				part := c.Amount.Mul(dec((next - t).Hours())).DivRound(total, provider.Precision)
-				if next >= end {
-					part = left
-				}
-				left = left.Sub(part)
-				put(int(t/month), part, next)
-				t = next
-			}
+		for _, p := range payments.Parts(c) {
+			put(int(p.Month/month), p.Amount, p.At)
 		}
 	}
 	return flow, pv.Round(provider.Precision)
