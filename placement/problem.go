@@ -184,10 +184,14 @@ type Progress struct {
 	// Bound and Incumbent are the proven lower bound and the best plan's
 	// cost of the pools solved so far plus the current one (money as
 	// float64, for display); Incumbent is +Inf before a plan is known.
-	// Bound sums only proven bounds: the current pool adds nothing while
-	// its LP relaxation is solved, then its relaxation's optimum or the
+	// Bound sums only proven bounds: while its LP relaxation is solved
+	// the current pool adds what is proven without it (from its columns'
+	// bounds and costs, or a relaxation of a coarser model; nothing when
+	// that is not finite), then its relaxation's optimum or the
 	// branch-and-bound tree's bound, never its incumbent before the pool
-	// is proven; Bound never exceeds the optimum.
+	// is proven; Bound never exceeds the optimum. The current pool's first
+	// plan (a greedy one, before its relaxation) counts in Incumbent as
+	// soon as it is known.
 	Bound, Incumbent float64
 	// Gap is (Incumbent − Bound)/max(1, |Incumbent|).
 	Gap float64

@@ -381,10 +381,14 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 		sol := pm.solution(in, hx, hinc, min(max(bound, cbound, boxBound(p)), hinc))
 		return sol, ctx.Err()
 	}
-	// While the relaxation is solved the pool has no proven bound (the
-	// simplex's objective on the way is none): it adds nothing to the
-	// Bound reported, and a first plan is reported once it has one.
-	opt := lp.Options{Progress: func(lp.Progress) { st.report(0, math.Inf(1)) }}
+	// While the relaxation is solved the pool's bound is the best known
+	// before it (the simplex's objective on the way is none), or nothing
+	// when that is not finite, and its incumbent the first plan's.
+	early := max(cbound, boxBound(p))
+	if math.IsInf(early, 0) {
+		early = 0
+	}
+	opt := lp.Options{Progress: func(lp.Progress) { st.report(min(early, hinc), hinc) }}
 	if hx != nil && ctx.Err() != nil {
 		return heuristic(math.Inf(-1)) // no time left for the relaxation
 	}
