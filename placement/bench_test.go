@@ -312,6 +312,10 @@ func (l launched) At(t time.Duration) float64 {
 	return l.c.At(t)
 }
 
+// Cycle returns c's cycle (workload.Cycler): from the launch on, the
+// curve follows c's daily pattern, which grows.
+func (l launched) Cycle() time.Duration { return workload.Cycle(l.c) }
+
 // MeanOver returns the mean over [0, horizon]: c's integral over it less
 // c's integral before the launch, from c's own means (workload.Mean, the
 // closed form of a growing periodic curve), so that the launch does not

@@ -7,8 +7,10 @@ import (
 	"slices"
 )
 
-// coarseGroup is how many slices of a stretch the coarse relaxation merges
-// into one, at most: a week of hourly slices becomes a day's.
+// coarseGroup is how many classes of slices of a stretch (sliceClasses)
+// the coarse relaxation merges into one, at most: a week of hourly slices
+// that are all apart becomes a day's; a day's hours (a week's whose days
+// are alike) become four slices.
 const coarseGroup = 7
 
 // coarseMinCols is the least number of columns of a pool's model for which
@@ -27,7 +29,7 @@ type classes struct {
 // point of it at no higher cost — with fewer slices: within a stretch, the
 // classes of sliceClasses that every job weighs alike (same repetitions)
 // and that have the same length are sorted by the services' total demand
-// and merged, up to coarseGroup slices at a time. A merged class keeps its
+// and merged, up to coarseGroup classes at a time. A merged class keeps its
 // first slice with, for each service, the class's mean demand (the
 // average of a point's uses over the class meets it, and keeps every
 // capacity, stock and width row, which hold slice by slice) and the least
@@ -107,7 +109,7 @@ func (in *instance) coarse(pl pool) *instance {
 		slices.SortStableFunc(ts, func(a, b int) int { return cmp.Compare(total(a), total(b)) })
 		for i := 0; i < len(ts); {
 			n, j := mult[ts[i]], i+1
-			for j < len(ts) && n+mult[ts[j]] <= coarseGroup {
+			for j < len(ts) && j-i < coarseGroup {
 				n += mult[ts[j]]
 				j++
 			}

@@ -608,6 +608,48 @@ func bridgedDelay(terms tco.Terms, w workload.Workload, lead time.Duration) tco.
 	return terms
 }
 
+// phasesOf returns the slices of a cycle of curve c's shape (workload.Cycle)
+// when c does not repeat (Period 0) but has a cycle that divides period
+// several times and is a whole number of its n slices, and the stretch part
+// being sampled holds a whole period (span ≥ period: every slice occurs in
+// it); else 0. The slices i and i + phases, i + 2·phases, … are the same
+// phase of the cycle (mergePhases).
+func phasesOf(c workload.Curve, period time.Duration, n int, span time.Duration) int {
+	if c.Period() > 0 || span < period || n < 1 || period%time.Duration(n) != 0 {
+		return 0
+	}
+	cyc, slice := workload.Cycle(c), period/time.Duration(n)
+	if cyc <= 0 || cyc >= period || period%cyc != 0 || cyc%slice != 0 {
+		return 0
+	}
+	return int(cyc / slice)
+}
+
+// mergePhases makes the slices of each phase of a cycle of phases slices
+// alike (phases 0: unchanged): each needs the largest peak of the phase and
+// weighs the phase's mean mean. Capacity that meets the merged peak meets
+// every slice's (it is the largest of theirs, over moments of the stretch),
+// and the slices' volume is unchanged (the means' sum is): a growing daily
+// pattern over a week of hourly slices asks in every day's hour what the
+// stretch's busiest day asks, at the volume the hours have. The merged
+// slices then form one class of the model (sliceClasses) where they were
+// seven.
+func mergePhases(peak, mean []float64, phases int) {
+	if phases <= 0 || len(peak)%phases != 0 {
+		return
+	}
+	k := float64(len(peak) / phases)
+	for i := range phases {
+		top, sum := 0.0, 0.0
+		for j := i; j < len(peak); j += phases {
+			top, sum = max(top, peak[j]), sum+mean[j]
+		}
+		for j := i; j < len(peak); j += phases {
+			peak[j], mean[j] = top, sum/k
+		}
+	}
+}
+
 // maxSampledPeriods bounds the repetitions of the period sampled in one
 // stretch of a curve that does not repeat with the period (beyond it,
 // evenly spaced repetitions stand for the rest).

@@ -37,7 +37,10 @@
 // sample the curve on a grid ([Sample] returns a [Profile] for repeated
 // questions), use closed forms where a curve offers one ([Meaner]) and gonum
 // for the numerics. They return errors, never panic, for NaN, infinite or
-// negative demand and for invalid curve parameters.
+// negative demand and for invalid curve parameters. [Cycle] tells the
+// cycle of a curve's pattern where it does not repeat exactly (a daily
+// pattern that grows; a curve of your own says it with [Cycler]), so that
+// a planner can treat each hour of the day alike across a week.
 //
 // # Errors
 //

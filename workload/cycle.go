@@ -1,0 +1,73 @@
+package workload
+
+import (
+	"math"
+	"time"
+)
+
+// Cycler is an optional interface for curves that do not repeat exactly
+// (their Period is 0) but whose shape follows a cycle: a daily pattern that
+// grows, or that starts at a launch. Cycle returns that cycle, or 0 for
+// none. Implement it on a curve of your own that wraps a periodic one.
+type Cycler interface {
+	Cycle() time.Duration
+}
+
+// maxCycleDepth bounds how deep Cycle looks into curves that wrap curves
+// (beyond it a curve has no cycle): a chain built in Go may be deeper than
+// any the decoder accepts.
+const maxCycleDepth = 64
+
+// Cycle returns the cycle of c's shape: its Period when it repeats;
+// otherwise that of the curve it wraps for Growth, Scale, Clamp and Shift,
+// the least common multiple of its terms' cycles for a Sum (Constant terms
+// ignored), a Cycler's Cycle; 0 when it has none (or the multiple would
+// overflow). A moment and the moments a whole number of cycles from it are
+// the same moment of the pattern, though the curve may differ there by a
+// trend. A planner may sample one moment of each phase of the cycle —
+// a demand's largest value over the phase's moments, and their mean — and
+// stay on the safe side of the demand, at its volume.
+func Cycle(c Curve) time.Duration { return cycle(c, 0) }
+
+func cycle(c Curve, depth int) time.Duration {
+	if c == nil || depth > maxCycleDepth {
+		return 0
+	}
+	if p := c.Period(); p > 0 {
+		return p
+	}
+	switch v := c.(type) {
+	case Growth:
+		return cycle(v.Base, depth+1)
+	case Scale:
+		return cycle(v.Curve, depth+1)
+	case Clamp:
+		return cycle(v.Curve, depth+1)
+	case Shift:
+		return cycle(v.Curve, depth+1)
+	case Sum:
+		var p time.Duration
+		for _, t := range v.Terms {
+			if _, ok := t.(Constant); ok {
+				continue
+			}
+			q := cycle(t, depth+1)
+			if q <= 0 {
+				return 0
+			}
+			if p == 0 {
+				p = q
+				continue
+			}
+			m := p / gcd(p, q)
+			if m > math.MaxInt64/q {
+				return 0
+			}
+			p = m * q
+		}
+		return p
+	case Cycler:
+		return max(v.Cycle(), 0)
+	}
+	return 0
+}
