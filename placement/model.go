@@ -607,7 +607,7 @@ func (in *instance) workload(wi int, w workload.Workload, prep *tco.Prepared) (*
 			if err != nil {
 				return nil, nil, fmt.Errorf("placement: workload %q: %w", w.Name, err)
 			}
-			phases := phasesOf(w.Demand, in.s.Period, T, end-sg.start)
+			phases, whole := phasesOf(w.Demand, in.s.Period, T, end-sg.start)
 			if !sg.window || s == 0 {
 				from, to = sg.start, sg.end
 				for r := s + 1; r < len(in.segs) && in.segs[r].window; r++ {
@@ -621,7 +621,7 @@ func (in *instance) workload(wi int, w workload.Workload, prep *tco.Prepared) (*
 					return nil, nil, fmt.Errorf("placement: workload %q: %w", w.Name, err)
 				}
 			}
-			mergePhases(pk, mean, phases)
+			mergePhases(pk, mean, phases, whole)
 			for i, x := range pk {
 				t := s*T + i
 				if in.start[t] >= (end-sg.start).Hours() || x > 0 && mean[i] < 1e-9*x {

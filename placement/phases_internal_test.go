@@ -10,11 +10,12 @@ import (
 )
 
 // propMergePhases: for a daily pattern that grows (or shrinks), sampled
-// over a period of whole days in a stretch of at least one period, the
-// phases of the cycle made alike keep every slice's peak at or above what
-// it was (capacity still meets each slice), make the slices of a phase
-// equal, and keep the volume (the sum of the means) — the three things
-// the model's sampling rests on.
+// over a period of whole days in a stretch part of any length, the phases
+// of the cycle made alike among the slices the part holds whole keep every
+// slice's peak at or above what it was (capacity still meets each slice),
+// make the slices of a phase equal (the others unchanged), and keep the
+// volume (the sum of the means) — the three things the model's sampling
+// rests on.
 func propMergePhases(t *rapid.T) {
 	var st []workload.Step
 	for h := range rapid.IntRange(1, 4).Draw(t, "steps") {
@@ -27,29 +28,43 @@ func propMergePhases(t *rapid.T) {
 	perDay := rapid.SampledFrom([]int{1, 2, 3, 4, 6, 8, 12, 24}).Draw(t, "slices a day")
 	n := days * perDay
 	start := time.Duration(rapid.IntRange(0, 400).Draw(t, "start day")) * workload.Day
-	span := period + time.Duration(rapid.IntRange(0, 200*24).Draw(t, "more hours"))*time.Hour
+	span := time.Duration(rapid.IntRange(1, 200*24).Draw(t, "hours"))*time.Hour + time.Duration(rapid.IntRange(0, 59).Draw(t, "minutes"))*time.Minute
 	peak, mean, err := stretchPeaks(nil, curve, start, start+span, period, n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	phases := phasesOf(curve, period, n, span)
+	phases, whole := phasesOf(curve, period, n, span)
 	if curve.RatePerYear == 0 { // it repeats: its slices merge as they are
 		if phases != 0 {
 			t.Fatalf("phasesOf = %d for a curve that repeats, want 0", phases)
 		}
 		return
 	}
-	if phases != perDay {
-		t.Fatalf("phasesOf = %d, want the %d slices of a day", phases, perDay)
+	wantWhole := n
+	if span < period {
+		wantWhole = int(span / (period / time.Duration(n)))
+	}
+	if wantWhole < 2*perDay {
+		if phases != 0 {
+			t.Fatalf("phasesOf = %d for %v of a period of %v, want 0 (less than two days of whole slices)", phases, span, period)
+		}
+		return
+	}
+	if phases != perDay || whole != wantWhole {
+		t.Fatalf("phasesOf = %d, %d, want the %d slices of a day, %d whole", phases, whole, perDay, wantWhole)
 	}
 	pk, mn := append([]float64(nil), peak...), append([]float64(nil), mean...)
-	mergePhases(pk, mn, phases)
+	mergePhases(pk, mn, phases, whole)
 	before, after := 0.0, 0.0
 	for i := range pk {
 		if pk[i] < peak[i] {
 			t.Fatalf("slice %d: peak %g merged to %g", i, peak[i], pk[i])
 		}
-		if j := i % phases; pk[i] != pk[j] || mn[i] != mn[j] {
+		if i >= whole {
+			if pk[i] != peak[i] || mn[i] != mean[i] {
+				t.Fatalf("slice %d, not whole in the part, changed", i)
+			}
+		} else if j := i % phases; pk[i] != pk[j] || mn[i] != mn[j] {
 			t.Fatalf("slice %d differs from slice %d of its phase: %g/%g, %g/%g", i, j, pk[i], mn[i], pk[j], mn[j])
 		}
 		before, after = before+mean[i], after+mn[i]
@@ -57,10 +72,9 @@ func propMergePhases(t *rapid.T) {
 	if math.Abs(before-after) > 1e-12*max(1, before) {
 		t.Fatalf("volume %g merged to %g", before, after)
 	}
-	// A stretch shorter than the period, or a curve that repeats, is not
-	// merged.
-	if phasesOf(curve, period, n, period-time.Hour) != 0 || phasesOf(curve.Base, period, n, span) != 0 {
-		t.Fatal("merged a short stretch or a periodic curve")
+	// A curve that repeats is not merged (its slices merge as they are).
+	if p, _ := phasesOf(curve.Base, period, n, span); p != 0 {
+		t.Fatal("merged a periodic curve")
 	}
 }
 

@@ -20,7 +20,8 @@ func (o opaque) Period() time.Duration      { return o.c.Period() }
 
 // TestGrowthPhases: a daily pattern growing 60 % a year, planned over a week
 // of hourly slices, one period repeated over the year and over time in
-// quarters. The model makes each hour of the day alike across the week
+// quarters and in 10-day epochs (the last of five days, shorter than the
+// period). The model makes each hour of the day alike across the week
 // (the busiest day's peak, the days' mean volume), so it has at most a
 // fifth of the columns of the same curve with its cycle hidden; the plan
 // still meets the demand in every slice of every week of the year (the
@@ -45,6 +46,8 @@ func TestGrowthPhases(t *testing.T) {
 	}{
 		{"one period", placement.Options{Period: workload.Week, Slices: 168}},
 		{"over time", placement.Options{Period: workload.Week, Slices: 168, Epoch: 3 * provider.Month}},
+		// Stretches of a week and three days, the last of five days.
+		{"over time in 10-day epochs", placement.Options{Period: workload.Week, Slices: 168, Epoch: 10 * workload.Day}},
 	} {
 		solve := func(w workload.Workload, offers ...provider.Offer) (placement.Plan, int) {
 			t.Helper()

@@ -610,41 +610,51 @@ func bridgedDelay(terms tco.Terms, w workload.Workload, lead time.Duration) tco.
 
 // phasesOf returns the slices of a cycle of curve c's shape (workload.Cycle)
 // when c does not repeat (Period 0) but has a cycle that divides period
-// several times and is a whole number of its n slices, and the stretch part
-// being sampled holds a whole period (span ≥ period: every slice occurs in
-// it); else 0. The slices i and i + phases, i + 2·phases, … are the same
-// phase of the cycle (mergePhases).
-func phasesOf(c workload.Curve, period time.Duration, n int, span time.Duration) int {
-	if c.Period() > 0 || span < period || n < 1 || period%time.Duration(n) != 0 {
-		return 0
+// several times and is a whole number of its n slices, and whole, how many
+// of the slices, from the first, the stretch part being sampled (of length
+// span) holds whole: all n when span ≥ period. phases is 0 when there is no
+// such cycle or the part holds fewer than two cycles of whole slices. The
+// slices i, i + phases, i + 2·phases, … below whole are moments of the
+// part a whole number of cycles apart: the same phase of the cycle
+// (mergePhases).
+func phasesOf(c workload.Curve, period time.Duration, n int, span time.Duration) (phases, whole int) {
+	if c.Period() > 0 || span <= 0 || n < 1 || period%time.Duration(n) != 0 {
+		return 0, 0
 	}
 	cyc, slice := workload.Cycle(c), period/time.Duration(n)
 	if cyc <= 0 || cyc >= period || period%cyc != 0 || cyc%slice != 0 {
-		return 0
+		return 0, 0
 	}
-	return int(cyc / slice)
+	phases, whole = int(cyc/slice), n
+	if span < period {
+		whole = int(span / slice)
+	}
+	if whole < 2*phases {
+		return 0, 0
+	}
+	return phases, whole
 }
 
-// mergePhases makes the slices of each phase of a cycle of phases slices
-// alike (phases 0: unchanged): each needs the largest peak of the phase and
-// weighs the phase's mean mean. Capacity that meets the merged peak meets
-// every slice's (it is the largest of theirs, over moments of the stretch),
-// and the slices' volume is unchanged (the means' sum is): a growing daily
-// pattern over a week of hourly slices asks in every day's hour what the
-// stretch's busiest day asks, at the volume the hours have. The merged
-// slices then form one class of the model (sliceClasses) where they were
-// seven.
-func mergePhases(peak, mean []float64, phases int) {
-	if phases <= 0 || len(peak)%phases != 0 {
+// mergePhases makes the first whole slices of each phase of a cycle of
+// phases slices alike (phases 0: unchanged): each needs the largest peak
+// of the phase and weighs the phase's mean mean. Capacity that meets the
+// merged peak meets every slice's (it is the largest of theirs, over
+// moments of the stretch), and the slices' volume is unchanged (the means'
+// sum is): a growing daily pattern over a week of hourly slices asks in
+// every day's hour what the stretch's busiest day asks, at the volume the
+// hours have. The merged slices then form one class of the model
+// (sliceClasses) where they were seven. The slices from whole on (a part
+// of the period the stretch does not hold whole) are left as they are.
+func mergePhases(peak, mean []float64, phases, whole int) {
+	if phases <= 0 || whole > len(peak) {
 		return
 	}
-	k := float64(len(peak) / phases)
 	for i := range phases {
-		top, sum := 0.0, 0.0
-		for j := i; j < len(peak); j += phases {
-			top, sum = max(top, peak[j]), sum+mean[j]
+		top, sum, k := 0.0, 0.0, 0.0
+		for j := i; j < whole; j += phases {
+			top, sum, k = max(top, peak[j]), sum+mean[j], k+1
 		}
-		for j := i; j < len(peak); j += phases {
+		for j := i; j < whole; j += phases {
 			peak[j], mean[j] = top, sum/k
 		}
 	}
