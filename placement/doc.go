@@ -46,8 +46,8 @@
 // peaks and weighs their mean means, so capacity still meets every
 // slice's demand and the volume is the curve's, and the slices merge into
 // one class (below) — a week of hourly slices becomes a day's where it was
-// seven slightly different days (over time, in every stretch part holding
-// a whole period). With Assumptions.Horizon zero a service
+// seven slightly different days (over time, in every stretch part, among
+// the slices it holds whole when they span two cycles or more). With Assumptions.Horizon zero a service
 // shorter than H is sampled only to its own Horizon H_w, as tco costs it
 // alone: R_w = H_w/P in place of R (over time, stretches after H_w need
 // nothing and the stretch it ends in is sampled to H_w, as a stretch
