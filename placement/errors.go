@@ -47,6 +47,9 @@ var (
 	// it knew any plan (reaching it with a plan is no error: the plan's
 	// Status is Feasible).
 	ErrTimeLimit = errors.New("placement: time limit reached")
+	// ErrTooLarge reports a model with more columns than
+	// Options.MaxColumns allows: it was not built.
+	ErrTooLarge = errors.New("placement: model too large")
 	// ErrSolver reports a solve that ended without a usable answer: a
 	// numerical failure of the solver, or an external solver that could not
 	// run or whose output could not be read.

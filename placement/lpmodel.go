@@ -75,6 +75,15 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 	pm.rep, pm.mult = in.sliceClasses(pl)
 	b := colBuilder{unnamed: !named}
 	b.SetName("gputco-placement")
+	// tooLarge is the error of a model past Options.MaxColumns, checked
+	// after each pair's use columns: they make the model's size.
+	tooLarge := func(done int) error {
+		if m := in.s.MaxColumns; m > 0 && b.p.NumCols() > m {
+			return fmt.Errorf("%w: the model of %d workloads has more than %d columns (Options.MaxColumns) after %d of them; fewer slices, a shorter period, fewer offers or fewer stretches make it smaller",
+				ErrTooLarge, len(pl.ws), m, done)
+		}
+		return nil
+	}
 	budget := !in.s.Budget.IsZero()
 	var bCols []int
 	var bVals []float64
@@ -115,7 +124,10 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 	}
 	// gangAt[k] are the gang runs on offer k with their columns.
 	gangAt := map[int][]gangCol{}
-	for _, w := range pl.ws {
+	for i, w := range pl.ws {
+		if err := tooLarge(i); err != nil {
+			return nil, err
+		}
 		wd := &in.ws[w]
 		if wd.gang {
 			cols := make([]int, len(wd.runs))
@@ -170,6 +182,9 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 				cost(xs[t], c)
 			}
 			pm.xCol[q] = xs
+			if err := tooLarge(i); err != nil {
+				return nil, err
+			}
 			pm.yCol[q] = -1
 			if pr.oneOff != 0 || od.perOfferF != 0 {
 				j := b.AddIntColNamed("y", pr.oneOff, 0, 1, wd.idx, od.idx)
@@ -180,6 +195,9 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 		if grp != nil {
 			pm.addShared(&b, in, w, grp, cost)
 		}
+	}
+	if err := tooLarge(len(pl.ws)); err != nil {
+		return nil, err
 	}
 	// Demand of services, work of jobs, width of jobs in each slice, one
 	// run of each gang.

@@ -33,6 +33,11 @@ const (
 	// MaxTimeSlices bounds the slices of a plan over time: the slices of the
 	// period times the stretches of the horizon (epochs, split at arrivals).
 	MaxTimeSlices = 1 << 18
+	// DefaultMaxColumns bounds the columns of a model when
+	// Options.MaxColumns is zero: twenty million, about 7 GB to build
+	// (BenchmarkModelOverTimeM: 16.8 million columns, 7 GB resident) and
+	// more to solve.
+	DefaultMaxColumns = 20_000_000
 )
 
 // Problem is a portfolio to place: workloads, the offers they may run on,
@@ -112,6 +117,14 @@ type Options struct {
 	// RunnersUp is how many runners-up to list per workload; zero means
 	// DefaultRunnersUp, negative none.
 	RunnersUp int
+	// MaxColumns bounds the columns of the model of each pool that Solve
+	// builds (of the whole problem for Model, WriteMPS and WriteLP); zero
+	// means DefaultMaxColumns, negative no bound. A model that would have
+	// more is not built — its memory is not taken — and the call fails
+	// with ErrTooLarge. Its size grows with the workloads times their
+	// compatible offers times the classes of slices (fewer with fewer
+	// slices, a shorter period, or over time fewer stretches).
+	MaxColumns int
 	// Progress, if set, is called now and then with the bound, the
 	// incumbent and the gap, from the goroutine running Solve.
 	Progress func(Progress)
@@ -313,6 +326,9 @@ func (p *Problem) settle() (settings, error) {
 	}
 	if s.NodeLimit < 0 {
 		bad("Options.NodeLimit = %d, want ≥ 0", s.NodeLimit)
+	}
+	if s.MaxColumns == 0 {
+		s.MaxColumns = DefaultMaxColumns
 	}
 	if s.RunnersUp == 0 {
 		s.RunnersUp = DefaultRunnersUp

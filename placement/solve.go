@@ -21,7 +21,8 @@ import (
 // Errors: an invalid problem (wrapping ErrInvalid, tco's validation
 // errors, or ErrCurrency); a portfolio whose placeable workloads no plan
 // satisfies (ErrInfeasible, naming the pool and the binding constraint);
-// a solver failure (ErrSolver, lp.ErrSolverUnavailable). When ctx ends,
+// a model larger than Options.MaxColumns (ErrTooLarge, before it is
+// built); a solver failure (ErrSolver, lp.ErrSolverUnavailable). When ctx ends,
 // Solve returns the best feasible plan found so far (Status Feasible, or
 // Optimal when its bound already proves it within Options.Gap; NoPlan
 // when a pool had none yet) with ctx's error. Reaching Options.TimeLimit
