@@ -46,3 +46,10 @@ func BenchmarkModelPortfolioM(b *testing.B) {
 func BenchmarkModelOverTimeM(b *testing.B) {
 	benchModel(b, limited(overTime(b, 2, 300, 50, 150), 120*time.Second))
 }
+
+// BenchmarkModelPortfolioL builds the model of the L portfolio
+// (1,000 workloads × 400 offers × 168 slices), which BenchmarkPortfolioL
+// solves.
+func BenchmarkModelPortfolioL(b *testing.B) {
+	benchModel(b, portfolioL(b))
+}
