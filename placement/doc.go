@@ -47,11 +47,11 @@
 // slice's demand and the volume is the curve's, and the slices merge into
 // one class (below) — a week of hourly slices becomes a day's where it was
 // seven slightly different days (over time, in every stretch part, among
-// the slices it holds whole when they span two cycles or more). With Assumptions.Horizon zero a service
-// shorter than H is sampled only to its own Horizon H_w, as tco costs it
-// alone: R_w = H_w/P in place of R (over time, stretches after H_w need
-// nothing and the stretch it ends in is sampled to H_w, as a stretch
-// ending there). With Assumptions.Horizon zero, too, a workload that tco
+// the slices it holds whole when they span two cycles or more). With
+// Assumptions.Horizon zero a service shorter than H is sampled only to its
+// own Horizon H_w, as tco costs it alone: R_w = H_w/P in place of R (over
+// time, stretches after H_w need nothing and the stretch it ends in is
+// sampled to H_w, as a stretch ending there). With Assumptions.Horizon zero, too, a workload that tco
 // alone costs over a horizon of its own (a service's shorter Horizon, a
 // finite job's Horizon or, without one, the time it holds capacity) has
 // its terms from tco at that horizon: on pay-as-you-go capacity all of
