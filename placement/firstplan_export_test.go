@@ -52,7 +52,7 @@ func GreedyPlans(p Problem) (models []*lp.Problem, points [][]float64, objs []fl
 		}
 		x, obj := pm.greedyPlan(in, nil)
 		models, points, objs = append(models, pm.prob), append(points, x), append(objs, obj)
-		if _, hint := st.coarseBound(context.Background(), pl); hint != nil {
+		if _, hint := st.coarseBound(context.Background(), pl, nil); hint != nil {
 			x, obj := pm.greedyPlan(in, hint)
 			models, points, objs = append(models, pm.prob), append(points, x), append(objs, obj)
 		}

@@ -336,13 +336,24 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 		cbound = pm.priceBound(in)
 	}
 	coarse := ints > 0 && p.NumCols() >= coarseMinCols
+	// While an LP is solved before the relaxation's optimum is known, the
+	// pool reports the best bound known (the simplex's objective on the way
+	// is none), or nothing when that is not finite, and its first plan.
+	box := boxBound(p)
+	early := func(lp.Progress) {
+		b := max(cbound, box)
+		if math.IsInf(b, 0) {
+			b = 0
+		}
+		st.report(min(b, hinc), hinc)
+	}
 	// allow are the pairs the polish of the first plan may use besides its
 	// own: those of the other greedy plan and of the coarse relaxation.
 	allow := map[int]bool{}
 	if coarse && ctx.Err() == nil {
 		var hint *coarseHint
 		var cb float64
-		cb, hint = st.coarseBound(ctx, pl)
+		cb, hint = st.coarseBound(ctx, pl, early)
 		cbound = max(cbound, cb)
 		// The coarse relaxation's commitments, rounded, held by a greedy plan
 		// that prefers the pairs the relaxation uses.
@@ -382,14 +393,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 		sol := pm.solution(in, hx, hinc, min(max(bound, cbound, boxBound(p)), hinc))
 		return sol, ctx.Err()
 	}
-	// While the relaxation is solved the pool's bound is the best known
-	// before it (the simplex's objective on the way is none), or nothing
-	// when that is not finite, and its incumbent the first plan's.
-	early := max(cbound, boxBound(p))
-	if math.IsInf(early, 0) {
-		early = 0
-	}
-	opt := lp.Options{Progress: func(lp.Progress) { st.report(min(early, hinc), hinc) }}
+	opt := lp.Options{Progress: early}
 	if hx != nil && ctx.Err() != nil {
 		return heuristic(math.Inf(-1)) // no time left for the relaxation
 	}
@@ -538,7 +542,8 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 // (coarse.go): a lower bound of the pool's optimum, −Inf when there is no
 // coarse model or its relaxation is not solved (ctx ended); with the
 // relaxation's point as a hint for greedyPlan (nil with no bound).
-func (st *solveState) coarseBound(ctx context.Context, pl pool) (float64, *coarseHint) {
+// progress is called now and then while the relaxation is solved.
+func (st *solveState) coarseBound(ctx context.Context, pl pool, progress func(lp.Progress)) (float64, *coarseHint) {
 	cp := st.in.coarse(pl)
 	if cp == nil {
 		return math.Inf(-1), nil
@@ -549,7 +554,7 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool) (float64, *coars
 	}
 	relax := *cm.prob
 	relax.Integer = nil
-	r, err := lp.Solve(ctx, &relax, lp.Options{})
+	r, err := lp.Solve(ctx, &relax, lp.Options{Progress: progress})
 	st.stats.Iterations += r.Iterations
 	if err != nil || r.Status != lp.Optimal {
 		return math.Inf(-1), nil
