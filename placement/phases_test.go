@@ -26,11 +26,11 @@ func (o opaque) Period() time.Duration      { return o.c.Period() }
 // fifth of the columns of the same curve with its cycle hidden; the plan
 // still meets the demand in every slice of every week of the year (the
 // peaks of the period's slices, as workload.DiscretizeFrom samples each,
-// checked one by one); on pay-as-you-go alone
-// its total is the curve's volume priced (each hour at its sampled peak,
-// as the package prices a use), the same as with the cycle hidden; with a reservation beside it, it is no
-// cheaper than with the cycle hidden (the merged model asks more) and
-// within 0.5 % of it.
+// checked one by one); on pay-as-you-go alone its total is the curve's
+// volume priced (each hour at its sampled peak, as the package prices a
+// use), the same as with the cycle hidden; with a reservation beside it,
+// it is no cheaper than with the cycle hidden (the merged model asks more)
+// and within 0.5 % of it.
 func TestGrowthPhases(t *testing.T) {
 	d, err := workload.NewDiurnal(0.6, 0.3, 15)
 	if err != nil {
