@@ -13,45 +13,46 @@ type Cycler interface {
 	Cycle() time.Duration
 }
 
-// maxCycleDepth bounds how deep Cycle looks into curves that wrap curves
-// (beyond it a curve has no cycle): a chain built in Go may be deeper than
-// any the decoder accepts.
-const maxCycleDepth = 64
-
 // Cycle returns the cycle of c's shape: its Period when it repeats;
 // otherwise that of the curve it wraps for Growth, Scale, Clamp and Shift,
 // the least common multiple of its terms' cycles for a Sum (Constant terms
 // ignored), a Cycler's Cycle; 0 when it has none (or the multiple would
-// overflow). A moment and the moments a whole number of cycles from it are
+// overflow, or c has more than MaxCurveNodes curves in its tree: Cycle
+// looks at no more). A moment and the moments a whole number of cycles from it are
 // the same moment of the pattern, though the curve may differ there by a
 // trend. A planner may sample one moment of each phase of the cycle —
 // a demand's largest value over the phase's moments, and their mean — and
 // stay on the safe side of the demand, at its volume.
-func Cycle(c Curve) time.Duration { return cycle(c, 0) }
+func Cycle(c Curve) time.Duration {
+	budget := MaxCurveNodes
+	return cycle(c, &budget)
+}
 
-func cycle(c Curve, depth int) time.Duration {
-	if c == nil || depth > maxCycleDepth {
+// cycle is Cycle of c looking at no more than budget curves (counted down).
+func cycle(c Curve, budget *int) time.Duration {
+	if c == nil || *budget <= 0 {
 		return 0
 	}
+	*budget--
 	if p := c.Period(); p > 0 {
 		return p
 	}
 	switch v := c.(type) {
 	case Growth:
-		return cycle(v.Base, depth+1)
+		return cycle(v.Base, budget)
 	case Scale:
-		return cycle(v.Curve, depth+1)
+		return cycle(v.Curve, budget)
 	case Clamp:
-		return cycle(v.Curve, depth+1)
+		return cycle(v.Curve, budget)
 	case Shift:
-		return cycle(v.Curve, depth+1)
+		return cycle(v.Curve, budget)
 	case Sum:
 		var p time.Duration
 		for _, t := range v.Terms {
 			if _, ok := t.(Constant); ok {
 				continue
 			}
-			q := cycle(t, depth+1)
+			q := cycle(t, budget)
 			if q <= 0 {
 				return 0
 			}

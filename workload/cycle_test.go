@@ -34,6 +34,12 @@ func TestCycle(t *testing.T) {
 	for range 100 {
 		nested = workload.Scale{Curve: nested, Factor: 1}
 	}
+	// A tree of 2⁴⁰ leaves sharing its subtrees: Cycle must not visit them
+	// all.
+	shared := workload.Curve(grow)
+	for range 40 {
+		shared = workload.Add(shared, shared)
+	}
 	for _, c := range []struct {
 		name string
 		c    workload.Curve
@@ -50,7 +56,8 @@ func TestCycle(t *testing.T) {
 		{"sum with a weekly term", workload.Add(grow, wk), workload.Week},
 		{"sum with an aperiodic term", workload.Add(grow, workload.PiecewiseLinear{}), 0},
 		{"cycler", cycled{grow, time.Hour}, workload.Day},
-		{"deeper than the limit", nested, 0},
+		{"more curves than MaxCurveNodes", nested, 0},
+		{"a shared tree of 2⁴⁰ leaves", shared, 0},
 		{"nil", nil, 0},
 	} {
 		if got := workload.Cycle(c.c); got != c.want {
