@@ -125,9 +125,6 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 	// gangAt[k] are the gang runs on offer k with their columns.
 	gangAt := map[int][]gangCol{}
 	for i, w := range pl.ws {
-		if err := tooLarge(i); err != nil {
-			return nil, err
-		}
 		wd := &in.ws[w]
 		if wd.gang {
 			cols := make([]int, len(wd.runs))

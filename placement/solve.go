@@ -384,13 +384,13 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 		}
 	}
 	if coarse {
-		st.report(max(cbound, boxBound(p)), hinc)
+		st.report(max(cbound, box), hinc)
 	}
 	// heuristic is the pool's plan when ctx ended before a better one: the
 	// first plan with the best bound known (the priced or coarse one, or
 	// that of the column bounds alone).
 	heuristic := func(bound float64) (*poolSolution, error) {
-		sol := pm.solution(in, hx, hinc, min(max(bound, cbound, boxBound(p)), hinc))
+		sol := pm.solution(in, hx, hinc, min(max(bound, cbound, box), hinc))
 		return sol, ctx.Err()
 	}
 	opt := lp.Options{Progress: early}

@@ -38,15 +38,24 @@ func (s Sum) At(t time.Duration) float64 {
 // Constant terms; 0 if another term is aperiodic, if every term is Constant,
 // or if the multiple would overflow.
 func (s Sum) Period() time.Duration {
-	var p time.Duration
-	for _, c := range s.Terms {
+	return termsLCM(s.Terms, func(c Curve) time.Duration {
 		if c == nil {
 			return 0
 		}
+		return c.Period()
+	})
+}
+
+// termsLCM is the least common multiple of of(c) over the terms c that are
+// not Constant; 0 if one of them is 0 or less, if every term is Constant,
+// or if the multiple would overflow.
+func termsLCM(terms []Curve, of func(Curve) time.Duration) time.Duration {
+	var p time.Duration
+	for _, c := range terms {
 		if _, ok := c.(Constant); ok {
 			continue
 		}
-		q := c.Period()
+		q := of(c)
 		if q <= 0 {
 			return 0
 		}
@@ -54,8 +63,7 @@ func (s Sum) Period() time.Duration {
 			p = q
 			continue
 		}
-		g := gcd(p, q)
-		m := p / g
+		m := p / gcd(p, q)
 		if m > math.MaxInt64/q {
 			return 0
 		}

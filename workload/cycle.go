@@ -1,9 +1,6 @@
 package workload
 
-import (
-	"math"
-	"time"
-)
+import "time"
 
 // Cycler is an optional interface for curves that do not repeat exactly
 // (their Period is 0) but whose shape follows a cycle: a daily pattern that
@@ -47,26 +44,7 @@ func cycle(c Curve, budget *int) time.Duration {
 	case Shift:
 		return cycle(v.Curve, budget)
 	case Sum:
-		var p time.Duration
-		for _, t := range v.Terms {
-			if _, ok := t.(Constant); ok {
-				continue
-			}
-			q := cycle(t, budget)
-			if q <= 0 {
-				return 0
-			}
-			if p == 0 {
-				p = q
-				continue
-			}
-			m := p / gcd(p, q)
-			if m > math.MaxInt64/q {
-				return 0
-			}
-			p = m * q
-		}
-		return p
+		return termsLCM(v.Terms, func(t Curve) time.Duration { return cycle(t, budget) })
 	case Cycler:
 		return max(v.Cycle(), 0)
 	}
