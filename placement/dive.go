@@ -23,11 +23,23 @@ const diveSteps = 3
 // relaxation took (at least 1000), the dive gives up. It returns the point with its integers
 // fixed and the rest re-optimised, and its objective (nil, +Inf when it
 // gave up).
-func (st *solveState) dive(ctx context.Context, relax, p *lp.Problem, r lp.Result) ([]float64, float64, error) {
+//
+// The re-solves are those of rm, the relaxation's lp.Model, from r's basis;
+// rm is left at the relaxation's bounds.
+func (st *solveState) dive(ctx context.Context, rm *lp.Model, relax, p *lp.Problem, r lp.Result) ([]float64, float64, error) {
 	work := *relax
 	work.ColLower = append([]float64(nil), relax.ColLower...)
 	work.ColUpper = append([]float64(nil), relax.ColUpper...)
-	x, basis := r.X, r.Basis
+	x := r.X
+	if err := rm.SetBasis(r.Basis); err != nil {
+		return nil, math.Inf(1), solverErr(err)
+	}
+	var touched []int
+	defer func() {
+		for _, j := range touched {
+			_ = rm.SetColBounds(j, relax.ColLower[j], relax.ColUpper[j]) // the relaxation's own: valid
+		}
+	}()
 	const tol = 1e-6
 	fractional := func(x []float64) (best int, up bool, n int) {
 		best, dist := -1, math.Inf(1)
@@ -52,8 +64,12 @@ func (st *solveState) dive(ctx context.Context, relax, p *lp.Problem, r lp.Resul
 	// after a bound costs a few hundred iterations of the whole LP, and the
 	// branch-and-bound, seeded with the first plan, dives too.
 	budget := max(r.Iterations/4, 1000)
-	solve := func() (lp.Result, error) {
-		rr, err := lp.Solve(ctx, &work, lp.Options{Basis: basis, IterationLimit: max(1, budget)})
+	solve := func(j int) (lp.Result, error) {
+		if err := rm.SetColBounds(j, work.ColLower[j], work.ColUpper[j]); err != nil {
+			return lp.Result{}, solverErr(err)
+		}
+		touched = append(touched, j)
+		rr, err := rm.Solve(ctx, lp.Options{IterationLimit: max(1, budget)})
 		st.stats.Iterations += rr.Iterations
 		budget -= rr.Iterations
 		if err != nil {
@@ -75,7 +91,7 @@ func (st *solveState) dive(ctx context.Context, relax, p *lp.Problem, r lp.Resul
 			}
 		}
 		bound(up)
-		rr, err := solve()
+		rr, err := solve(j)
 		if err != nil {
 			return nil, math.Inf(1), err
 		}
@@ -84,14 +100,14 @@ func (st *solveState) dive(ctx context.Context, relax, p *lp.Problem, r lp.Resul
 		}
 		if rr.Status != lp.Optimal {
 			bound(!up)
-			if rr, err = solve(); err != nil {
+			if rr, err = solve(j); err != nil {
 				return nil, math.Inf(1), err
 			}
 			if rr.Status != lp.Optimal {
 				return nil, math.Inf(1), nil
 			}
 		}
-		x, basis = rr.X, rr.Basis
+		x = rr.X
 		j, up, _ = fractional(x)
 	}
 	// Integral within the tolerance: fix the integers at their whole

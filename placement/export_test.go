@@ -52,7 +52,11 @@ func RootProbe(p Problem) (relaxed, bound, inc float64, tight *lp.Problem, tight
 	relax := *pm.prob
 	relax.Integer = nil
 	ctx := context.Background()
-	r, err := lp.Solve(ctx, &relax, lp.Options{})
+	rm, err := lp.NewModel(&relax)
+	if err != nil {
+		return 0, 0, 0, nil, 0, err
+	}
+	r, err := rm.Solve(ctx, lp.Options{})
 	if err != nil || r.Status != lp.Optimal {
 		return 0, 0, 0, nil, 0, fmt.Errorf("relaxation %v: %v", r.Status, err)
 	}
@@ -60,7 +64,7 @@ func RootProbe(p Problem) (relaxed, bound, inc float64, tight *lp.Problem, tight
 	if err != nil || x == nil {
 		return 0, 0, 0, nil, 0, fmt.Errorf("no first plan: %v", err)
 	}
-	lo, up, _, bound, err := st.probe(ctx, &relax, r, inc)
+	lo, up, _, bound, err := st.probe(ctx, rm, &relax, r, inc)
 	if err != nil {
 		return 0, 0, 0, nil, 0, err
 	}

@@ -32,10 +32,18 @@ const (
 // iterations (at least 1000); one cut short tells nothing. It returns the
 // column bounds, the relaxation at them, and the proven bound (inc when
 // both sides of a column are cut off: inc is optimal).
-func (st *solveState) probe(ctx context.Context, relax *lp.Problem, r lp.Result, inc float64) ([]float64, []float64, lp.Result, float64, error) {
+//
+// The re-solves are those of rm, the relaxation's lp.Model at relax's
+// bounds, which probe leaves at bounds of its own.
+func (st *solveState) probe(ctx context.Context, rm *lp.Model, relax *lp.Problem, r lp.Result, inc float64) ([]float64, []float64, lp.Result, float64, error) {
 	work := *relax
 	work.ColLower = append([]float64(nil), relax.ColLower...)
 	work.ColUpper = append([]float64(nil), relax.ColUpper...)
+	// set gives column j of work and rm the bounds lo, up.
+	set := func(j int, lo, up float64) error {
+		work.ColLower[j], work.ColUpper[j] = lo, up
+		return rm.SetColBounds(j, lo, up)
+	}
 	bound := r.Objective
 	const tol = 1e-6
 	// next is the unprobed fractional integer of r that costs most to
@@ -71,13 +79,19 @@ func (st *solveState) probe(ctx context.Context, relax *lp.Problem, r lp.Result,
 				return work.ColLower, work.ColUpper, r, bound, ctx.Err()
 			}
 			lo, hi := work.ColLower[j], work.ColUpper[j]
+			var err error
 			if up {
-				work.ColLower[j] = math.Ceil(v)
+				err = set(j, math.Ceil(v), hi)
 			} else {
-				work.ColUpper[j] = math.Floor(v)
+				err = set(j, lo, math.Floor(v))
 			}
-			rr, err := lp.Solve(ctx, &work, lp.Options{Basis: r.Basis, IterationLimit: budget})
-			work.ColLower[j], work.ColUpper[j] = lo, hi
+			var rr lp.Result
+			if err == nil {
+				rr, err = rm.Solve(ctx, lp.Options{Basis: r.Basis, IterationLimit: budget})
+			}
+			if serr := set(j, lo, hi); err == nil {
+				err = serr
+			}
 			st.stats.Iterations += rr.Iterations
 			budget -= rr.Iterations
 			if err != nil {
@@ -100,11 +114,15 @@ func (st *solveState) probe(ctx context.Context, relax *lp.Problem, r lp.Result,
 		case cut[0] && cut[1]:
 			return work.ColLower, work.ColUpper, r, inc, nil
 		case cut[0]:
-			work.ColLower[j] = math.Ceil(v)
+			if err := set(j, math.Ceil(v), work.ColUpper[j]); err != nil {
+				return nil, nil, r, bound, solverErr(err)
+			}
 			r = side[1]
 			bound = max(bound, r.Objective)
 		case cut[1]:
-			work.ColUpper[j] = math.Floor(v)
+			if err := set(j, work.ColLower[j], math.Floor(v)); err != nil {
+				return nil, nil, r, bound, solverErr(err)
+			}
 			r = side[0]
 			bound = max(bound, r.Objective)
 		default:

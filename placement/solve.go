@@ -397,7 +397,13 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	if hx != nil && ctx.Err() != nil {
 		return heuristic(math.Inf(-1)) // no time left for the relaxation
 	}
-	r, err := lp.Solve(ctx, &relax, opt)
+	// The relaxation is an lp.Model, kept for the re-solves of the dive
+	// and of probing after their bound changes.
+	rm, err := lp.NewModel(&relax)
+	if err != nil {
+		return nil, solverErr(err)
+	}
+	r, err := rm.Solve(ctx, opt)
 	st.stats.Iterations += r.Iterations
 	if err != nil {
 		if hx != nil && ctx.Err() != nil {
@@ -440,7 +446,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	}
 	if relGap(inc, bound) > in.s.Gap && ctx.Err() == nil {
 		// A better first plan, perhaps within the gap: a dive.
-		dx, dinc, derr := st.dive(ctx, &relax, p, r)
+		dx, dinc, derr := st.dive(ctx, rm, &relax, p, r)
 		if derr != nil && ctx.Err() == nil {
 			return nil, derr
 		}
@@ -453,7 +459,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	mp, lo, relaxIters := p, p.ColLower, r.Iterations
 	cutOff := false // whether probing cut off bounds where no plan beats inc
 	if x != nil && relGap(inc, bound) > in.s.Gap && ctx.Err() == nil && in.s.Solver != CBC {
-		plo, pup, pr, pb, perr := st.probe(ctx, &relax, r, inc)
+		plo, pup, pr, pb, perr := st.probe(ctx, rm, &relax, r, inc)
 		if perr != nil && ctx.Err() == nil {
 			return nil, perr
 		}
