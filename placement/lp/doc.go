@@ -14,7 +14,10 @@
 //
 // [Solve] solves an LP with a sparse bounded-variable dual simplex (its doc
 // gives the algorithm) and a MILP with branch-and-bound on warm-started dual
-// re-solves, root cuts and heuristics; [Result.Verify] checks the
+// re-solves, root cuts and heuristics. A [Model] keeps an LP built for
+// repeated solves: after its column bounds change (a dive, a probe, a
+// what-if), each solve goes on warm from the last basis instead of
+// building, scaling and factorising the LP again. [Result.Verify] checks the
 // certificates of any answer (primal and dual feasibility, complementary
 // slackness, equal objectives, rays). [ReadMPS], [ReadMPSFile], [WriteMPS] and
 // [WriteLP] read and write the standard formats, so that a model can be

@@ -137,6 +137,11 @@ func (m *Model) Solve(ctx context.Context, opt Options) (Result, error) {
 		// As Solve: wider scaling from the slack basis, else no claim.
 		wl := lpLimits{IterationLimit: opt.IterationLimit, Progress: opt.Progress, Start: start, Deadline: lim.Deadline}
 		res, err = solveWide(ctx, &m.p, wl, m.mdl, res, err)
+		if errors.Is(err, ErrNumerical) {
+			// The next solve starts afresh rather than from a basis that
+			// led here.
+			m.mdl.s.initSlackBasis()
+		}
 	}
 	res.Elapsed = time.Since(start)
 	return res, err
