@@ -76,8 +76,9 @@ func (m *Model) SetColBounds(j int, lower, upper float64) error {
 
 // SetBasis installs b (typically Result.Basis of an earlier solve of this
 // model or of a problem of the same shape) as the start of the next solve.
-// A basis of the wrong shape or with an unknown status or with as many
-// basic entries as there are not rows is an ErrInvalid error.
+// A nil basis, one of the wrong shape, with an unknown status, or whose
+// number of Basic entries is not the number of rows is an ErrInvalid
+// error.
 func (m *Model) SetBasis(b *Basis) error {
 	if b == nil {
 		return fmt.Errorf("%w: nil basis", ErrInvalid)
