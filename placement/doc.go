@@ -360,7 +360,18 @@
 // services' total demand, merged up to seven at a time at their mean
 // demand and least repetitions, which every plan of the model averages
 // into at no higher cost — for a lower bound known early, and a second
-// greedy plan holds that relaxation's commitments rounded up. The better
+// greedy plan holds that relaxation's commitments rounded up. A wide
+// model (200 000 columns or more, twelve times as many as rows: a
+// service's use of every compatible offer in every slice class, few of
+// them used) has its relaxation, and its coarse model's, sifted: the
+// simplex solves the LP restricted to the columns its greedy plan uses
+// (and every integer column), the whole model's columns are priced with
+// the restriction's row duals, and those of negative reduced cost join
+// it, the most negative first, until none is left — the restricted
+// optimum is then the relaxation's, and the simplex of the whole model
+// starts from it and certifies it — or until the restriction would hold
+// half the model's columns, when the whole model is solved from scratch.
+// The better
 // greedy plan is then polished: an LP over the pairs it uses (and those
 // of the other greedy plan and of the coarse relaxation) with its gang
 // runs fixed chooses the commitments and uses together, its integers are

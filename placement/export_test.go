@@ -30,6 +30,17 @@ func SolveFull(ctx context.Context, p Problem) (Plan, error) {
 	return in.solve(ctx, time.Now())
 }
 
+// SolveSifted is Solve without its budget retries, every pool's
+// relaxation sifted (sift) whatever its width, when it has a first plan.
+func SolveSifted(ctx context.Context, p Problem) (Plan, error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return Plan{}, err
+	}
+	in.siftAll = true
+	return in.solve(ctx, time.Now())
+}
+
 // SolveFixed is solveFixed: the LP p at bounds lo, up with the fixed
 // columns substituted out.
 var SolveFixed = solveFixed
@@ -76,4 +87,90 @@ func RootProbe(p Problem) (relaxed, bound, inc float64, tight *lp.Problem, tight
 		}
 	}
 	return r.Objective, bound, inc, &t, tightened, nil
+}
+
+// SiftRelaxation solves the LP relaxation of the model of p's first pool
+// twice: from the basis sift reaches from the pool's greedy first plan,
+// and as a whole from the slack basis. rounds are the restricted LPs sift
+// solved (0: it did not apply; no first plan).
+func SiftRelaxation(p Problem) (sifted, whole lp.Result, rounds int, err error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return lp.Result{}, lp.Result{}, 0, err
+	}
+	pm, err := in.model(in.pools()[0])
+	if err != nil {
+		return lp.Result{}, lp.Result{}, 0, err
+	}
+	relax := *pm.prob
+	relax.Integer = nil
+	ctx := context.Background()
+	if whole, err = lp.Solve(ctx, &relax, lp.Options{}); err != nil {
+		return lp.Result{}, lp.Result{}, 0, err
+	}
+	x, _ := pm.greedyPlan(in, nil)
+	if x == nil {
+		return lp.Result{}, whole, 0, nil
+	}
+	sr := sift(ctx, &relax, pm.prob.Integer, x, relax.NumCols(), 0)
+	b, rounds := sr.basis, sr.rounds
+	if b == nil {
+		return lp.Result{}, whole, rounds, fmt.Errorf("sift ended without a basis after %d rounds", rounds)
+	}
+	rm, err := lp.NewModel(&relax)
+	if err != nil {
+		return lp.Result{}, lp.Result{}, 0, err
+	}
+	if err := rm.SetBasis(b); err != nil {
+		return lp.Result{}, lp.Result{}, 0, err
+	}
+	sifted, err = rm.Solve(ctx, lp.Options{})
+	return sifted, whole, rounds, err
+}
+
+// CoarseBound is the bound of the coarse relaxation (coarseBound) of p's
+// first pool, its LP sifted from the coarse model's greedy plan or solved
+// whole; -Inf when the pool has no coarse model.
+func CoarseBound(p Problem, sifted bool) (float64, error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return 0, err
+	}
+	in.siftAll = sifted
+	st := &solveState{in: in, start: time.Now()}
+	b, _ := st.coarseBound(context.Background(), in.pools()[0], nil)
+	return b, nil
+}
+
+// SiftBound sifts the LP relaxation of the model of p's first pool from
+// its greedy first plan until the Lagrangian bound is within gap of the
+// restricted optimum (gap 0: to the end). It returns the restricted
+// optimum and the bound sifting ended with, whether it ended at the
+// relaxation's optimum (with a basis), and the relaxation's optimum solved
+// whole; ok is false when the pool has no first plan.
+func SiftBound(p Problem, gap float64) (obj, bound float64, optimal bool, whole float64, ok bool, err error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return 0, 0, false, 0, false, err
+	}
+	pm, err := in.model(in.pools()[0])
+	if err != nil {
+		return 0, 0, false, 0, false, err
+	}
+	relax := *pm.prob
+	relax.Integer = nil
+	ctx := context.Background()
+	r, err := lp.Solve(ctx, &relax, lp.Options{})
+	if err != nil || r.Status != lp.Optimal {
+		return 0, 0, false, 0, false, fmt.Errorf("relaxation %v: %v", r.Status, err)
+	}
+	x, _ := pm.greedyPlan(in, nil)
+	if x == nil {
+		return 0, 0, false, r.Objective, false, nil
+	}
+	sr := sift(ctx, &relax, pm.prob.Integer, x, relax.NumCols(), gap)
+	if sr.x == nil {
+		return 0, 0, false, r.Objective, false, fmt.Errorf("sift solved no restricted LP in %d rounds", sr.rounds)
+	}
+	return sr.obj, sr.bound, sr.basis != nil, r.Objective, true, nil
 }

@@ -48,6 +48,9 @@ type instance struct {
 	// what it can exactly (reduce.go); off, it is the model of the package
 	// comment term by term.
 	reduce bool
+	// siftAll sifts the relaxation of every pool's model that has a first
+	// plan, not only the wide ones (tests; see sift).
+	siftAll bool
 	// classes, when set, are the slice classes of a coarse relaxation
 	// (coarse.go) in place of sliceClasses'.
 	classes *classes

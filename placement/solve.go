@@ -403,6 +403,17 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	if err != nil {
 		return nil, solverErr(err)
 	}
+	// A wide model's relaxation is sifted from the first plan's columns
+	// (sift.go); the whole model's simplex then starts at its optimum.
+	if hx != nil && (in.siftAll || wide(p)) {
+		sr := sift(ctx, &relax, p.Integer, hx, in.siftLimit(p), 0)
+		st.stats.Iterations += sr.iters
+		if sr.basis != nil {
+			if err := rm.SetBasis(sr.basis); err != nil {
+				return nil, solverErr(err)
+			}
+		}
+	}
 	r, err := rm.Solve(ctx, opt)
 	st.stats.Iterations += r.Iterations
 	if err != nil {
@@ -545,9 +556,11 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 }
 
 // coarseBound is the optimum of the LP relaxation of pool pl's coarse model
-// (coarse.go): a lower bound of the pool's optimum, −Inf when there is no
-// coarse model or its relaxation is not solved (ctx ended); with the
-// relaxation's point as a hint for greedyPlan (nil with no bound).
+// (coarse.go), or when that was sifted a bound of it within coarseSiftGap:
+// a lower bound of the pool's optimum, −Inf when there is no coarse model
+// or its relaxation is not solved (ctx ended); with the relaxation's point
+// (the restricted optimum's, when sifting stopped early) as a hint for
+// greedyPlan (nil with no bound).
 // progress is called now and then while the relaxation is solved.
 func (st *solveState) coarseBound(ctx context.Context, pl pool, progress func(lp.Progress)) (float64, *coarseHint) {
 	cp := st.in.coarse(pl)
@@ -560,10 +573,28 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool, progress func(lp
 	}
 	relax := *cm.prob
 	relax.Integer = nil
-	r, err := lp.Solve(ctx, &relax, lp.Options{Progress: progress})
-	st.stats.Iterations += r.Iterations
-	if err != nil || r.Status != lp.Optimal {
-		return math.Inf(-1), nil
+	// A wide coarse model is sifted from its own greedy plan (sift.go),
+	// until its bound is within coarseSiftGap: the bound of its duals and
+	// its point are then the coarse relaxation's bound and hint.
+	var r lp.Result
+	opt := lp.Options{Progress: progress}
+	if st.in.siftAll || wide(cm.prob) {
+		if cx, _ := cm.greedyPlan(cp, nil); cx != nil {
+			sr := sift(ctx, &relax, cm.prob.Integer, cx, st.in.siftLimit(cm.prob), coarseSiftGap)
+			st.stats.Iterations += sr.iters
+			opt.Basis = sr.basis
+			if sr.basis == nil && sr.x != nil && sr.bound >= sr.obj-coarseSiftGap*max(1, math.Abs(sr.obj)) {
+				r = lp.Result{Status: lp.Optimal, Objective: sr.bound, X: sr.x}
+			}
+		}
+	}
+	if r.X == nil {
+		var err error
+		r, err = lp.Solve(ctx, &relax, opt)
+		st.stats.Iterations += r.Iterations
+		if err != nil || r.Status != lp.Optimal {
+			return math.Inf(-1), nil
+		}
 	}
 	h := &coarseHint{nodes: map[int][]int{}, use: map[int]float64{}}
 	for k, cols := range cm.nCols {
