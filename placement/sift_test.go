@@ -85,7 +85,7 @@ func TestSiftedSolve(t *testing.T) {
 
 // TestSiftCoarse: the coarse relaxation's bound sifted from the coarse
 // model's greedy plan is a bound of the coarse relaxation within the
-// millionth sifting stops at (coarseSiftGap).
+// ten-thousandth sifting stops at (coarseSiftGap).
 func TestSiftCoarse(t *testing.T) {
 	tested := 0
 	for i, p := range siftCases() {
@@ -100,8 +100,8 @@ func TestSiftCoarse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d sifted: %v", i, err)
 		}
-		if sifted > whole+1e-9*max(1, math.Abs(whole)) || sifted < whole-1e-6*max(1, math.Abs(whole)) {
-			t.Errorf("case %d: sifted coarse bound %.9g, not within a millionth below the whole relaxation's %.9g", i, sifted, whole)
+		if sifted > whole+1e-9*max(1, math.Abs(whole)) || sifted < whole-1e-4*max(1, math.Abs(whole)) {
+			t.Errorf("case %d: sifted coarse bound %.9g, not within a ten-thousandth below the whole relaxation's %.9g", i, sifted, whole)
 		}
 		tested++
 	}

@@ -397,21 +397,25 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	if hx != nil && ctx.Err() != nil {
 		return heuristic(math.Inf(-1)) // no time left for the relaxation
 	}
+	// A wide model's relaxation is sifted from the first plan's columns
+	// (sift.go); the whole model's simplex then starts at its optimum.
+	var sr sifted
+	if hx != nil && (in.siftAll || wide(p)) {
+		sr = sift(ctx, &relax, p.Integer, hx, in.siftLimit(p), 0)
+		st.stats.Iterations += sr.iters
+		if ctx.Err() != nil {
+			return heuristic(sr.bound) // the Lagrangian bound of its last duals
+		}
+	}
 	// The relaxation is an lp.Model, kept for the re-solves of the dive
 	// and of probing after their bound changes.
 	rm, err := lp.NewModel(&relax)
 	if err != nil {
 		return nil, solverErr(err)
 	}
-	// A wide model's relaxation is sifted from the first plan's columns
-	// (sift.go); the whole model's simplex then starts at its optimum.
-	if hx != nil && (in.siftAll || wide(p)) {
-		sr := sift(ctx, &relax, p.Integer, hx, in.siftLimit(p), 0)
-		st.stats.Iterations += sr.iters
-		if sr.basis != nil {
-			if err := rm.SetBasis(sr.basis); err != nil {
-				return nil, solverErr(err)
-			}
+	if sr.basis != nil {
+		if err := rm.SetBasis(sr.basis); err != nil {
+			return nil, solverErr(err)
 		}
 	}
 	r, err := rm.Solve(ctx, opt)
