@@ -77,7 +77,7 @@ func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, l
 	}
 	var cands []cand
 	y := make([]float64, m)
-	for {
+	for ctx.Err() == nil {
 		sub := siftCols(relax, cols)
 		r, err := lp.Solve(ctx, sub, lp.Options{Basis: basis})
 		out.iters += r.Iterations
@@ -110,6 +110,9 @@ func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, l
 		}
 		cands = cands[:0]
 		for j := range n {
+			if j%(1<<16) == 0 && ctx.Err() != nil {
+				return out // a model of millions of columns takes a while to price
+			}
 			d := relax.Cost[j]
 			for e := relax.A.Start[j]; e < relax.A.Start[j+1]; e++ {
 				d -= relax.A.Value[e] * y[relax.A.Index[e]]
@@ -157,6 +160,7 @@ func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, l
 			basis.Cols = append(basis.Cols, lp.AtLower)
 		}
 	}
+	return out
 }
 
 // wide reports whether p is wide enough for its relaxation to be sifted:
