@@ -112,7 +112,7 @@ func SiftRelaxation(p Problem) (sifted, whole lp.Result, rounds int, err error) 
 	if x == nil {
 		return lp.Result{}, whole, 0, nil
 	}
-	sr := sift(ctx, &relax, pm.prob.Integer, x, relax.NumCols(), 0)
+	sr := sift(ctx, &relax, pm.prob.Integer, x, relax.NumCols(), 0, nil)
 	b, rounds := sr.basis, sr.rounds
 	if b == nil {
 		return lp.Result{}, whole, rounds, fmt.Errorf("sift ended without a basis after %d rounds", rounds)
@@ -168,7 +168,7 @@ func SiftBound(p Problem, gap float64) (obj, bound float64, optimal bool, whole 
 	if x == nil {
 		return 0, 0, false, r.Objective, false, nil
 	}
-	sr := sift(ctx, &relax, pm.prob.Integer, x, relax.NumCols(), gap)
+	sr := sift(ctx, &relax, pm.prob.Integer, x, relax.NumCols(), gap, nil)
 	if sr.x == nil {
 		return 0, 0, false, r.Objective, false, fmt.Errorf("sift solved no restricted LP in %d rounds", sr.rounds)
 	}

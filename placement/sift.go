@@ -55,8 +55,8 @@ type sifted struct {
 // basis the last one reached, the columns that join at their lower bound
 // of 0. Every restricted LP is feasible: x's restriction is a point of it.
 // Sifting does not apply (the result is empty) to a maximisation or
-// without a point.
-func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, limit int, gap float64) sifted {
+// without a point. progress is passed to every restricted LP's solve.
+func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, limit int, gap float64, progress func(lp.Progress)) sifted {
 	n, m := relax.NumCols(), relax.NumRows()
 	out := sifted{obj: math.Inf(1), bound: math.Inf(-1)}
 	if len(x) != n || relax.Maximize {
@@ -79,7 +79,7 @@ func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, l
 	y := make([]float64, m)
 	for ctx.Err() == nil {
 		sub := siftCols(relax, cols)
-		r, err := lp.Solve(ctx, sub, lp.Options{Basis: basis})
+		r, err := lp.Solve(ctx, sub, lp.Options{Basis: basis, Progress: progress})
 		out.iters += r.Iterations
 		out.rounds++
 		if err != nil || r.Status != lp.Optimal {

@@ -401,7 +401,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	// (sift.go); the whole model's simplex then starts at its optimum.
 	var sr sifted
 	if hx != nil && (in.siftAll || wide(p)) {
-		sr = sift(ctx, &relax, p.Integer, hx, in.siftLimit(p), 0)
+		sr = sift(ctx, &relax, p.Integer, hx, in.siftLimit(p), 0, early)
 		st.stats.Iterations += sr.iters
 		if ctx.Err() != nil {
 			return heuristic(sr.bound) // the Lagrangian bound of its last duals
@@ -562,7 +562,8 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 // coarseBound is the optimum of the LP relaxation of pool pl's coarse model
 // (coarse.go), or when that was sifted a bound of it within coarseSiftGap:
 // a lower bound of the pool's optimum, −Inf when there is no coarse model
-// or its relaxation is not solved (ctx ended); with the relaxation's point
+// or its relaxation is not solved (ctx ended: sifted, the Lagrangian bound
+// of its last duals when that is finite); with the relaxation's point
 // (the restricted optimum's, when sifting stopped early) as a hint for
 // greedyPlan (nil with no bound).
 // progress is called now and then while the relaxation is solved.
@@ -584,11 +585,13 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool, progress func(lp
 	opt := lp.Options{Progress: progress}
 	if st.in.siftAll || wide(cm.prob) {
 		if cx, _ := cm.greedyPlan(cp, nil); cx != nil {
-			sr := sift(ctx, &relax, cm.prob.Integer, cx, st.in.siftLimit(cm.prob), coarseSiftGap)
+			sr := sift(ctx, &relax, cm.prob.Integer, cx, st.in.siftLimit(cm.prob), coarseSiftGap, progress)
 			st.stats.Iterations += sr.iters
 			opt.Basis = sr.basis
 			if sr.basis == nil && sr.x != nil && sr.bound >= sr.obj-coarseSiftGap*max(1, math.Abs(sr.obj)) {
 				r = lp.Result{Status: lp.Optimal, Objective: sr.bound, X: sr.x}
+			} else if ctx.Err() != nil {
+				return sr.bound, nil // the Lagrangian bound of its last duals, if any
 			}
 		}
 	}
