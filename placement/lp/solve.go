@@ -107,6 +107,11 @@ func Solve(ctx context.Context, p *Problem, opt Options) (Result, error) {
 		}
 		return solveNoColumns(p, start), nil
 	}
+	if err := ctx.Err(); err != nil {
+		// Ended before it began: building the model of a large LP (its
+		// scaling and copies) takes seconds.
+		return Result{Status: Cancelled, Bound: math.NaN(), Gap: math.Inf(1), Elapsed: time.Since(start)}, err
+	}
 	mdl, err := newLPModel(p)
 	if err != nil {
 		return Result{}, err
