@@ -371,10 +371,13 @@
 // optimum is then the relaxation's, and the simplex of the whole model
 // starts from it and certifies it — or until the restriction would hold
 // half the model's columns, when the whole model is solved from scratch.
-// The better
-// greedy plan is then polished: an LP over the pairs it uses (and those
-// of the other greedy plan and of the coarse relaxation) with its gang
-// runs fixed chooses the commitments and uses together, its integers are
+// The coarse model's sifting stops sooner, once the Lagrangian bound of
+// the duals (valid whatever the duals) is within 1e-4 of the restricted
+// optimum: that bound and the restriction's point stand for its
+// relaxation's. The better greedy plan is then polished: an LP over the
+// pairs it uses (and those of the other greedy plan and of the coarse
+// relaxation) with its gang runs fixed chooses the commitments and uses
+// together, its integers are
 // rounded up (commitments that would then share more than their stock
 // rounded back down, the uses solved again), and the result is kept when
 // it is cheaper. None of these changes the optimum: a plan is only an
