@@ -89,43 +89,49 @@ func RootProbe(p Problem) (relaxed, bound, inc float64, tight *lp.Problem, tight
 	return r.Objective, bound, inc, &t, tightened, nil
 }
 
+// siftSetup builds the model of p's first pool, solves its LP relaxation
+// whole from the slack basis, and builds the pool's greedy first plan (nil
+// when there is none).
+func siftSetup(p Problem) (pm *poolModel, relax *lp.Problem, whole lp.Result, x []float64, err error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return nil, nil, lp.Result{}, nil, err
+	}
+	if pm, err = in.model(in.pools()[0]); err != nil {
+		return nil, nil, lp.Result{}, nil, err
+	}
+	r := *pm.prob
+	r.Integer = nil
+	if whole, err = lp.Solve(context.Background(), &r, lp.Options{}); err != nil {
+		return nil, nil, lp.Result{}, nil, err
+	}
+	x, _ = pm.greedyPlan(in, nil)
+	return pm, &r, whole, x, nil
+}
+
 // SiftRelaxation solves the LP relaxation of the model of p's first pool
 // twice: from the basis sift reaches from the pool's greedy first plan,
 // and as a whole from the slack basis. rounds are the restricted LPs sift
 // solved (0: it did not apply; no first plan).
 func SiftRelaxation(p Problem) (sifted, whole lp.Result, rounds int, err error) {
-	in, err := prepare(&p)
-	if err != nil {
-		return lp.Result{}, lp.Result{}, 0, err
+	pm, relax, whole, x, err := siftSetup(p)
+	if err != nil || x == nil {
+		return lp.Result{}, whole, 0, err
 	}
-	pm, err := in.model(in.pools()[0])
-	if err != nil {
-		return lp.Result{}, lp.Result{}, 0, err
-	}
-	relax := *pm.prob
-	relax.Integer = nil
 	ctx := context.Background()
-	if whole, err = lp.Solve(ctx, &relax, lp.Options{}); err != nil {
-		return lp.Result{}, lp.Result{}, 0, err
+	sr := sift(ctx, relax, pm.prob.Integer, x, relax.NumCols(), 0, nil)
+	if sr.basis == nil {
+		return lp.Result{}, whole, sr.rounds, fmt.Errorf("sift ended without a basis after %d rounds", sr.rounds)
 	}
-	x, _ := pm.greedyPlan(in, nil)
-	if x == nil {
-		return lp.Result{}, whole, 0, nil
-	}
-	sr := sift(ctx, &relax, pm.prob.Integer, x, relax.NumCols(), 0, nil)
-	b, rounds := sr.basis, sr.rounds
-	if b == nil {
-		return lp.Result{}, whole, rounds, fmt.Errorf("sift ended without a basis after %d rounds", rounds)
-	}
-	rm, err := lp.NewModel(&relax)
+	rm, err := lp.NewModel(relax)
 	if err != nil {
 		return lp.Result{}, lp.Result{}, 0, err
 	}
-	if err := rm.SetBasis(b); err != nil {
+	if err := rm.SetBasis(sr.basis); err != nil {
 		return lp.Result{}, lp.Result{}, 0, err
 	}
 	sifted, err = rm.Solve(ctx, lp.Options{})
-	return sifted, whole, rounds, err
+	return sifted, whole, sr.rounds, err
 }
 
 // CoarseBound is the bound of the coarse relaxation (coarseBound) of p's
@@ -149,26 +155,14 @@ func CoarseBound(p Problem, sifted bool) (float64, error) {
 // relaxation's optimum (with a basis), and the relaxation's optimum solved
 // whole; ok is false when the pool has no first plan.
 func SiftBound(p Problem, gap float64) (obj, bound float64, optimal bool, whole float64, ok bool, err error) {
-	in, err := prepare(&p)
-	if err != nil {
-		return 0, 0, false, 0, false, err
-	}
-	pm, err := in.model(in.pools()[0])
-	if err != nil {
-		return 0, 0, false, 0, false, err
-	}
-	relax := *pm.prob
-	relax.Integer = nil
-	ctx := context.Background()
-	r, err := lp.Solve(ctx, &relax, lp.Options{})
+	pm, relax, r, x, err := siftSetup(p)
 	if err != nil || r.Status != lp.Optimal {
 		return 0, 0, false, 0, false, fmt.Errorf("relaxation %v: %v", r.Status, err)
 	}
-	x, _ := pm.greedyPlan(in, nil)
 	if x == nil {
 		return 0, 0, false, r.Objective, false, nil
 	}
-	sr := sift(ctx, &relax, pm.prob.Integer, x, relax.NumCols(), gap, nil)
+	sr := sift(context.Background(), relax, pm.prob.Integer, x, relax.NumCols(), gap, nil)
 	if sr.x == nil {
 		return 0, 0, false, r.Objective, false, fmt.Errorf("sift solved no restricted LP in %d rounds", sr.rounds)
 	}

@@ -39,6 +39,12 @@ type sifted struct {
 	iters, rounds int
 }
 
+// within reports whether the bound is within gap (relative) of the
+// restricted optimum.
+func (s *sifted) within(gap float64) bool {
+	return s.x != nil && s.bound >= s.obj-gap*max(1, math.Abs(s.obj))
+}
+
 // sift solves the LP relaxation relax of a wide model by sifting: the
 // simplex solves the LP restricted to the columns that feasible point x
 // uses (with every integer column of the MILP, integer[j], and every column
@@ -142,7 +148,7 @@ func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, l
 			out.bound = out.obj
 			return out
 		}
-		if gap > 0 && out.bound >= out.obj-gap*max(1, math.Abs(out.obj)) {
+		if gap > 0 && out.within(gap) {
 			return out
 		}
 		slices.SortFunc(cands, func(a, b cand) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.j, b.j)) })

@@ -588,7 +588,7 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool, progress func(lp
 			sr := sift(ctx, &relax, cm.prob.Integer, cx, st.in.siftLimit(cm.prob), coarseSiftGap, progress)
 			st.stats.Iterations += sr.iters
 			opt.Basis = sr.basis
-			if sr.basis == nil && sr.x != nil && sr.bound >= sr.obj-coarseSiftGap*max(1, math.Abs(sr.obj)) {
+			if sr.basis == nil && sr.within(coarseSiftGap) {
 				r = lp.Result{Status: lp.Optimal, Objective: sr.bound, X: sr.x}
 			} else if ctx.Err() != nil {
 				return sr.bound, nil // the Lagrangian bound of its last duals, if any
