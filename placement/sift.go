@@ -28,10 +28,10 @@ type sifted struct {
 	// sifting did not end there.
 	basis *lp.Basis
 	// x is the last restriction's optimum in the relaxation's columns (a
-	// point of it) and obj its objective; bound is the Lagrangian bound of
-	// its row duals (a lower bound of the relaxation's optimum, −Inf when
-	// not finite; obj with a basis). x is nil when no restricted LP was
-	// solved to optimality.
+	// point of it) and obj its objective; bound is the best Lagrangian
+	// bound of the rounds' row duals (a lower bound of the relaxation's
+	// optimum, −Inf when not finite; obj with a basis). x is nil when no
+	// restricted LP was solved to optimality.
 	x          []float64
 	obj, bound float64
 	// iters are the simplex iterations spent, rounds the restricted LPs
@@ -54,12 +54,13 @@ func (s *sifted) within(gap float64) bool {
 // model's rows and half the restriction's columns in a round. It ends when
 // none is left, the restricted optimum then optimal for relax (the result
 // has a basis); or when the Lagrangian bound of the duals is within gap
-// (relative) of the restricted optimum, when gap > 0; or when the
-// restriction would hold more than limit columns, ctx ends or a restricted
-// LP is not solved to optimality (sifting does not pay or fails: the
-// caller solves relax as a whole). Each restricted LP starts from the
-// basis the last one reached, the columns that join at their lower bound
-// of 0. Every restricted LP is feasible: x's restriction is a point of it.
+// (relative) of the restricted optimum, when gap > 0 (the bound then
+// raised by coordinate ascent from the duals, lagrange.go, and the best of
+// the rounds' bounds kept); or when the restriction would hold more than
+// limit columns, ctx ends or a restricted LP is not solved to optimality
+// (sifting does not pay or fails: the caller solves relax as a whole).
+// Each restricted LP starts from the basis the last one reached, the
+// columns that join at their lower bound of 0. Every restricted LP is feasible: x's restriction is a point of it.
 // Sifting does not apply (the result is empty) to a maximisation or
 // without a point. progress is passed to every restricted LP's solve.
 func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, limit int, gap float64, progress func(lp.Progress)) sifted {
@@ -83,6 +84,8 @@ func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, l
 	}
 	var cands []cand
 	y := make([]float64, m)
+	d := make([]float64, n)
+	var rows rowMajor
 	for ctx.Err() == nil {
 		sub := siftCols(relax, cols)
 		r, err := lp.Solve(ctx, sub, lp.Options{Basis: basis, Progress: progress})
@@ -96,20 +99,11 @@ func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, l
 			out.x[j] = r.X[k]
 		}
 		out.obj = r.Objective
-		// The Lagrangian bound L(y) = Σ_i y_i·(the row's bound on y_i's side)
-		// + Σ_j min over the column's bounds of d_j·x_j + offset, valid for
-		// every y; a dual of the wrong sign for a row's one bound (a
-		// tolerance's worth) counts as 0, and so does a reduced cost within
-		// siftDualTol toward a column's infinite bound (dual feasible within
-		// the simplex's tolerance).
-		bound := relax.Offset
+		// The Lagrangian bound of the duals (lagrangeBound): a dual of the
+		// wrong sign for a row's one bound (a tolerance's worth) counts as
+		// 0.
 		for i, v := range r.RowDual {
-			switch {
-			case v > 0 && !math.IsInf(relax.RowLower[i], -1):
-				bound += v * relax.RowLower[i]
-			case v < 0 && !math.IsInf(relax.RowUpper[i], 1):
-				bound += v * relax.RowUpper[i]
-			default:
+			if v > 0 && math.IsInf(relax.RowLower[i], -1) || v < 0 && math.IsInf(relax.RowUpper[i], 1) {
 				v = 0
 			}
 			y[i] = v
@@ -119,24 +113,33 @@ func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, l
 			if j%(1<<16) == 0 && ctx.Err() != nil {
 				return out // a model of millions of columns takes a while to price
 			}
-			d := relax.Cost[j]
+			dj := relax.Cost[j]
 			for e := relax.A.Start[j]; e < relax.A.Start[j+1]; e++ {
-				d -= relax.A.Value[e] * y[relax.A.Index[e]]
+				dj -= relax.A.Value[e] * y[relax.A.Index[e]]
 			}
-			switch tiny := math.Abs(d) <= siftDualTol*max(1, math.Abs(relax.Cost[j])); {
-			case d > 0 && !(tiny && math.IsInf(relax.ColLower[j], -1)):
-				bound += d * relax.ColLower[j]
-			case d < 0 && !(tiny && math.IsInf(relax.ColUpper[j], 1)):
-				bound += d * relax.ColUpper[j]
-			}
-			if !in[j] && d < -siftTol*max(1, math.Abs(relax.Cost[j])) && relax.ColUpper[j] > 0 {
-				cands = append(cands, cand{j, d})
+			d[j] = dj
+			if !in[j] && dj < -siftTol*max(1, math.Abs(relax.Cost[j])) && relax.ColUpper[j] > 0 {
+				cands = append(cands, cand{j, dj})
 			}
 		}
-		if math.IsNaN(bound) {
-			bound = math.Inf(-1)
+		bound := lagrangeBound(relax, y, d)
+		if len(cands) > 0 && gap > 0 {
+			// Sifting goes on: coordinate ascent from the duals for a
+			// bound that holds should it stop before the end.
+			if rows.start == nil {
+				rows = byRows(relax)
+			}
+			for range siftAscents {
+				ascend(ctx, relax, rows, y, d, 1)
+				b := lagrangeBound(relax, y, d)
+				rise := b - bound
+				bound = max(bound, b)
+				if !(rise > siftAscentRise*max(1, math.Abs(out.obj))) {
+					break
+				}
+			}
 		}
-		out.bound = min(bound, out.obj)
+		out.bound = max(out.bound, min(bound, out.obj))
 		if len(cands) == 0 {
 			out.basis = &lp.Basis{Cols: make([]lp.BasisStatus, n), Rows: r.Basis.Rows}
 			for j := range out.basis.Cols {
@@ -193,6 +196,18 @@ func (in *instance) siftLimit(p *lp.Problem) int {
 // from 1.7e-5 to the optimum), for a bound that serves only until the
 // model's own relaxation is solved.
 const coarseSiftGap = 1e-4
+
+// siftAscents is how many passes of coordinate ascent (ascend) sifting
+// for a bound (gap > 0) makes from each round's duals, at most; it stops
+// sooner when a pass raises the bound by less than siftAscentRise
+// (relative to the restricted optimum). On PortfolioL's coarse model a
+// pass takes 0.4 s and the third round's bound rises from 116.1 M to
+// 124.1, 126.8, 127.1, 127.14 and 127.15 M (its optimum is 127.84 M).
+const siftAscents = 5
+
+// siftAscentRise is the least rise of the bound, relative to the
+// restricted optimum, for which sifting makes another pass of ascent.
+const siftAscentRise = 1e-4
 
 // siftDualTol is the reduced cost, relative to the column's cost (at
 // least 1), that the Lagrangian bound of sift takes for 0 toward an
