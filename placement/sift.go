@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/gputco/gputco/placement/lp"
 )
@@ -62,8 +63,11 @@ func (s *sifted) within(gap float64) bool {
 // Each restricted LP starts from the basis the last one reached, the
 // columns that join at their lower bound of 0. Every restricted LP is feasible: x's restriction is a point of it.
 // Sifting does not apply (the result is empty) to a maximisation or
-// without a point. progress is passed to every restricted LP's solve.
+// without a point. progress is passed to every restricted LP's solve, and
+// called after each round that does not end sifting with the bound so far
+// (Progress.Bound, finite or −Inf) and the restricted optimum (Incumbent).
 func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, limit int, gap float64, progress func(lp.Progress)) sifted {
+	start := time.Now()
 	n, m := relax.NumCols(), relax.NumRows()
 	out := sifted{obj: math.Inf(1), bound: math.Inf(-1)}
 	if len(x) != n || relax.Maximize {
@@ -140,6 +144,11 @@ func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, l
 			}
 		}
 		out.bound = max(out.bound, min(bound, out.obj))
+		if progress != nil && len(cands) > 0 {
+			// The restricted optimum is a point of relax, the bound a bound.
+			progress(lp.Progress{Iterations: out.iters, Bound: out.bound, Incumbent: out.obj,
+				Gap: relGap(out.obj, out.bound), Elapsed: time.Since(start)})
+		}
 		if len(cands) == 0 {
 			out.basis = &lp.Basis{Cols: make([]lp.BasisStatus, n), Rows: r.Basis.Rows}
 			for j := range out.basis.Cols {

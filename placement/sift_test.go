@@ -68,9 +68,16 @@ func TestSiftedSolve(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: %v", i, err)
 		}
+		// Every bound reported on the way (sifting's Lagrangian bounds among
+		// them) is a bound of the optimum.
+		most, reports := math.Inf(-1), 0
+		p.Options.Progress = func(pr placement.Progress) { most, reports = max(most, pr.Bound), reports+1 }
 		sifted, err := placement.SolveSifted(ctx, p)
 		if err != nil {
 			t.Fatalf("case %d sifted: %v", i, err)
+		}
+		if tot := f64(sifted.Total); reports == 0 || most > tot+1e-6*max(1, math.Abs(tot)) {
+			t.Errorf("case %d: %d progress reports, the highest bound %.6f above the optimum %.6f", i, reports, most, tot)
 		}
 		if plan.Status != placement.Optimal || sifted.Status != placement.Optimal {
 			t.Fatalf("case %d: status %v, sifted %v", i, plan.Status, sifted.Status)

@@ -338,10 +338,16 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	coarse := ints > 0 && p.NumCols() >= coarseMinCols
 	// While an LP is solved before the relaxation's optimum is known, the
 	// pool reports the best bound known (the simplex's objective on the way
-	// is none), or nothing when that is not finite, and its first plan.
+	// is none; sifting's Lagrangian bounds are, of the coarse relaxation or
+	// the whole one), or nothing when that is not finite, and its first
+	// plan.
 	box := boxBound(p)
-	early := func(lp.Progress) {
-		b := max(cbound, box)
+	sb := math.Inf(-1) // the best bound sifting reported
+	early := func(pr lp.Progress) {
+		if !math.IsNaN(pr.Bound) && !math.IsInf(pr.Bound, 1) {
+			sb = max(sb, pr.Bound)
+		}
+		b := max(cbound, box, sb)
 		if math.IsInf(b, 0) {
 			b = 0
 		}
@@ -561,12 +567,12 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 
 // coarseBound is the optimum of the LP relaxation of pool pl's coarse model
 // (coarse.go), or when that was sifted a bound of it within coarseSiftGap:
-// a lower bound of the pool's optimum, −Inf when there is no coarse model
-// or its relaxation is not solved (ctx ended: sifted, the Lagrangian bound
-// of its last duals when that is finite); with the relaxation's point
-// (the restricted optimum's, when sifting stopped early) as a hint for
-// greedyPlan (nil with no bound).
-// progress is called now and then while the relaxation is solved.
+// a lower bound of the pool's optimum; −Inf when there is no coarse model
+// or its relaxation is not solved, unless sifting reached a finite
+// Lagrangian bound first (its best is then returned). With the
+// relaxation's point (the restricted optimum's, when sifting stopped
+// early) as a hint for greedyPlan (nil with no bound). progress is called
+// now and then while the relaxation is solved, with sifting's bounds.
 func (st *solveState) coarseBound(ctx context.Context, pl pool, progress func(lp.Progress)) (float64, *coarseHint) {
 	cp := st.in.coarse(pl)
 	if cp == nil {
@@ -583,6 +589,7 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool, progress func(lp
 	// its point are then the coarse relaxation's bound and hint.
 	var r lp.Result
 	opt := lp.Options{Progress: progress}
+	sb := math.Inf(-1) // sifting's bound, when it stopped short
 	if st.in.siftAll || wide(cm.prob) {
 		if cx, _ := cm.greedyPlan(cp, nil); cx != nil {
 			sr := sift(ctx, &relax, cm.prob.Integer, cx, st.in.siftLimit(cm.prob), coarseSiftGap, progress)
@@ -593,6 +600,7 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool, progress func(lp
 			} else if ctx.Err() != nil {
 				return sr.bound, nil // the Lagrangian bound of its last duals, if any
 			}
+			sb = sr.bound
 		}
 	}
 	if r.X == nil {
@@ -600,7 +608,7 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool, progress func(lp
 		r, err = lp.Solve(ctx, &relax, opt)
 		st.stats.Iterations += r.Iterations
 		if err != nil || r.Status != lp.Optimal {
-			return math.Inf(-1), nil
+			return sb, nil
 		}
 	}
 	h := &coarseHint{nodes: map[int][]int{}, use: map[int]float64{}}
