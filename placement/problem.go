@@ -97,14 +97,19 @@ type Options struct {
 	// Gap is the relative gap (cost − bound)/cost at which the plan counts
 	// as optimal; zero means DefaultGap.
 	Gap float64
-	// TimeLimit bounds the solve; zero means none. Reaching it returns the
-	// best plan found with its bound (Plan.Status Feasible) and no error;
-	// with no plan found yet, ErrTimeLimit. A caller's ctx that ends
-	// first still returns ctx's error. Solve checks the limit between its
-	// steps and inside the solver: preparing the costs, building a pool's
-	// model and its first (greedy) plan each run to their end, so a limit
-	// shorter than they take returns that first plan when they end (about
-	// 1.5 CPU-s for 300 workloads × 150 offers × 168 slices).
+	// TimeLimit bounds the solve, counted from the call to Solve (as
+	// Stats.Elapsed); zero means none. Reaching it returns the best plan
+	// found with its bound (Plan.Status Feasible) and no error; with no
+	// plan found yet, ErrTimeLimit. A caller's ctx that ends first still
+	// returns ctx's error. Solve checks the limit between its steps and
+	// inside the solver: preparing the costs, building a pool's model and
+	// its first (greedy) plan each run to their end, and the first pool
+	// gets its model and first plan even when preparing took the whole
+	// limit, so a limit shorter than they take returns the first pool's
+	// first plan when they end (about 1.5 CPU-s for 300 workloads × 150
+	// offers × 168 slices; preparing the costs of 300 workloads whose
+	// demand curves workload samples generically, over three years, takes
+	// seconds more).
 	TimeLimit time.Duration
 	// NodeLimit bounds the branch-and-bound nodes of each integer program
 	// Solve runs (one per pool, and for gang jobs the ones that find how

@@ -40,8 +40,10 @@ func Solve(ctx context.Context, p Problem) (Plan, error) {
 	}
 	caller := ctx
 	if in.s.TimeLimit > 0 {
+		// The limit counts from Solve's start, as Stats.Elapsed does:
+		// preparing a large problem (its tco terms) takes seconds.
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, in.s.TimeLimit)
+		ctx, cancel = context.WithDeadline(ctx, start.Add(in.s.TimeLimit))
 		defer cancel()
 	}
 	// limited solves in within the time limit: reaching the limit (not
@@ -193,7 +195,10 @@ type poolSolution struct {
 // otherwise as a MILP.
 func (st *solveState) solvePool(ctx context.Context, pl pool) (*poolSolution, error) {
 	in := st.in
-	if err := ctx.Err(); err != nil {
+	// The time limit counts from Solve's start: when preparing the costs
+	// took it all, the first pool still gets its model and first plan
+	// (Options.TimeLimit).
+	if err := ctx.Err(); err != nil && !(st.pool == 1 && in.s.TimeLimit > 0 && errors.Is(err, context.DeadlineExceeded)) {
 		return nil, err
 	}
 	if in.fastPath(pl) {
