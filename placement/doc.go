@@ -372,9 +372,11 @@
 // starts from it and certifies it — or until the restriction would hold
 // half the model's columns, when the whole model is solved from scratch.
 // The coarse model's sifting stops sooner, once the Lagrangian bound of
-// the duals (valid whatever the duals) is within 1e-4 of the restricted
-// optimum: that bound and the restriction's point stand for its
-// relaxation's. The better greedy plan is then polished: an LP over the
+// the duals (valid whatever the duals; raised each round by a few passes
+// of coordinate ascent over the rows' duals, the best round's kept and
+// reported as progress) is within 1e-4 of the restricted optimum: that
+// bound and the restriction's point stand for its relaxation's, and when
+// the time limit stops sifting, the bound reached is the pool's. The better greedy plan is then polished: an LP over the
 // pairs it uses (and those of the other greedy plan and of the coarse
 // relaxation) with its gang runs fixed chooses the commitments and uses
 // together, its integers are
