@@ -376,11 +376,11 @@
 // of coordinate ascent over the rows' duals, the best round's kept and
 // reported as progress) is within 1e-4 of the restricted optimum: that
 // bound and the restriction's point stand for its relaxation's, and when
-// the time limit stops sifting, the bound reached is the pool's. The better greedy plan is then polished: an LP over the
-// pairs it uses (and those of the other greedy plan and of the coarse
-// relaxation) with its gang runs fixed chooses the commitments and uses
-// together, its integers are
-// rounded up (commitments that would then share more than their stock
+// the time limit stops sifting, the bound reached is the pool's. The
+// better greedy plan is then polished: an LP over the pairs it uses (and
+// those of the other greedy plan and of the coarse relaxation) with its
+// gang runs fixed chooses the commitments and uses together, its integers
+// are rounded up (commitments that would then share more than their stock
 // rounded back down, the uses solved again), and the result is kept when
 // it is cheaper. None of these changes the optimum: a plan is only an
 // incumbent, a relaxation only a bound.
