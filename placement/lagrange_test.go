@@ -1,8 +1,10 @@
 package placement
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/gputco/gputco/placement/lp"
@@ -128,4 +130,49 @@ func propLagrange(t *rapid.T) {
 		y[i] = v
 	}
 	check("random duals", y)
+}
+
+// TestAscendCover: for a single covering row Σ x_j ≥ D over columns of
+// costs ≥ 0 within bounds [0, u_j] (a fractional knapsack), one pass of
+// ascent from the zero dual reaches the LP's optimum, the cheapest columns
+// filled first (the closed form), since the row's dual is the LP's only
+// one.
+func TestAscendCover(t *testing.T) { rapid.Check(t, propAscendCover) }
+
+func FuzzAscendCover(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propAscendCover)) }
+
+func propAscendCover(t *rapid.T) {
+	n := rapid.IntRange(1, 8).Draw(t, "cols")
+	p := &lp.Problem{A: lp.Matrix{Rows: 1, Cols: n, Start: make([]int, n+1)}}
+	type col struct{ c, u float64 }
+	cols := make([]col, n)
+	total := 0.0
+	for j := range n {
+		c := float64(rapid.IntRange(0, 20).Draw(t, "cost")) / 4
+		u := float64(rapid.IntRange(1, 10).Draw(t, "upper"))
+		if j == n-1 && rapid.Bool().Draw(t, "last unbounded") {
+			u = math.Inf(1)
+		}
+		cols[j] = col{c, u}
+		total += u
+		p.Cost, p.ColLower, p.ColUpper = append(p.Cost, c), append(p.ColLower, 0), append(p.ColUpper, u)
+		p.A.Index, p.A.Value = append(p.A.Index, 0), append(p.A.Value, 1)
+		p.A.Start[j+1] = j + 1
+	}
+	demand := rapid.Float64Range(0, min(total, 60)).Draw(t, "demand")
+	p.RowLower, p.RowUpper = []float64{demand}, []float64{math.Inf(1)}
+	// The closed form: the cheapest columns first.
+	slices.SortStableFunc(cols, func(a, b col) int { return cmp.Compare(a.c, b.c) })
+	want, left := 0.0, demand
+	for _, c := range cols {
+		take := min(left, c.u)
+		want += take * c.c
+		left -= take
+	}
+	y := []float64{0}
+	d := append([]float64(nil), p.Cost...)
+	ascend(context.Background(), p, byRows(p), y, d, 1)
+	if got := lagrangeBound(p, y, d); math.Abs(got-want) > 1e-9*max(1, want) {
+		t.Fatalf("bound %g after one pass (dual %g), the knapsack's optimum %g", got, y[0], want)
+	}
 }
