@@ -597,7 +597,8 @@ func (pm *poolModel) usedPairs(x []float64, set map[int]bool) {
 
 // priceBound is a lower bound of pool model pm's optimum from its rows of
 // demand, work and gang runs alone, with the capacity rows of committed
-// offers priced (Lagrangian relaxation): slice t's row at
+// offers and the placements' link rows priced (Lagrangian relaxation):
+// a link row at its placement's one-off cost, and slice t's capacity row at
 //
 //	π_t = min over the commitments i covering t of f_i·w_t / (GPUs per node · Σ_{t' ∈ i} w_t'),
 //
@@ -612,6 +613,15 @@ func (pm *poolModel) usedPairs(x []float64, set map[int]bool) {
 // relaxations a limit does not leave time for; −Inf when some column of
 // negative reduced cost has no upper bound or a row cannot be met.
 func (pm *poolModel) priceBound(in *instance) float64 {
+	if b := pm.pricedAt(in, true); !math.IsInf(b, -1) {
+		return b
+	}
+	return pm.pricedAt(in, false)
+}
+
+// pricedAt is priceBound, the link rows of groups of shared uses priced
+// or not (grouped).
+func (pm *poolModel) pricedAt(in *instance, grouped bool) float64 {
 	p := pm.prob
 	price := make([]float64, p.NumRows()) // π of each capacity row priced
 	for _, k := range pm.pl.os {
@@ -659,6 +669,20 @@ func (pm *poolModel) priceBound(in *instance) float64 {
 					price[r] = 0 // a commitment free of fixed cost: no price
 				}
 			}
+		}
+	}
+	// A placement's link row (its use over the horizon, scaled, at most its
+	// binary y) priced at y's one-off cost: y's reduced cost stays ≥ 0 and
+	// every use pays its share of the one-off cost, as the relaxation does
+	// (on PortfolioM this is the gap between the relaxation and the bound
+	// without it: 27 818 202 against 26 869 825, the relaxation 27 819 953).
+	// Where other pairs' hours enter the row with a negative coefficient
+	// (a group of shared uses) their columns may price below 0: counted at
+	// their upper bounds, or, unbounded, making the bound −Inf, when the
+	// bound is taken again with those rows left out (grouped false).
+	for q, r := range pm.linkRow {
+		if y := pm.yCol[q]; y >= 0 && p.Cost[y] > 0 && (grouped || len(pm.groups[q]) <= 1) {
+			price[r] = p.Cost[y] * (1 - 1e-9)
 		}
 	}
 	// The rows kept: 1 a ≥ row of positive coefficients (demand, work),
