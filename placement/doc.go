@@ -353,9 +353,11 @@
 // relaxation is not solved in time (Stats.FirstPlan says when the plan had
 // one), with a bound that needs no LP: the capacity rows of committed
 // offers priced at each commitment's fixed cost spread over the hours it
-// covers (no node is worth more than it costs), each demand, work and
-// gang row met by its cheapest columns. A model of
-// 100 000 columns or more first solves the relaxation of its coarse model
+// covers (no node is worth more than it costs), each placement's link row
+// at its one-off cost (every use pays its share of it, as in the
+// relaxation), each demand, work and gang row met by its cheapest
+// columns. A model of 100 000 columns or more first solves the relaxation
+// of its coarse model
 // — the slices of each stretch that its jobs weigh alike, sorted by the
 // services' total demand, merged up to seven at a time at their mean
 // demand and least repetitions, which every plan of the model averages
