@@ -59,8 +59,20 @@ func byRows(p *lp.Problem) rowMajor {
 	return r
 }
 
+// signedDuals sets y to the duals of p's rows, a dual of the wrong sign
+// for its row's one bound (a tolerance's worth, from the simplex) 0: the
+// duals lagrangeBound and ascend take.
+func signedDuals(p *lp.Problem, y, duals []float64) {
+	for i, v := range duals {
+		if v > 0 && math.IsInf(p.RowLower[i], -1) || v < 0 && math.IsInf(p.RowUpper[i], 1) {
+			v = 0
+		}
+		y[i] = v
+	}
+}
+
 // lagrangeBound is L(y) with d = c − Aᵀy (the caller's, in step with y): a
-// dual of the wrong sign for a row's bound must already be 0. A reduced
+// dual of the wrong sign for a row's bound must already be 0 (signedDuals). A reduced
 // cost within siftDualTol (relative to the column's cost, at least 1)
 // toward an infinite bound counts as 0: what the simplex leaves of a
 // non-basic column's reduced cost of the wrong sign. −Inf when not finite.

@@ -107,12 +107,8 @@ func propLagrange(t *rapid.T) {
 	}
 	// At the optimal duals the bound is the optimum (a dual of the wrong
 	// sign for its row's one bound, round-off, is 0, as sift makes it).
-	ys := append([]float64(nil), r.RowDual...)
-	for i, v := range ys {
-		if v > 0 && math.IsInf(p.RowLower[i], -1) || v < 0 && math.IsInf(p.RowUpper[i], 1) {
-			ys[i] = 0
-		}
-	}
+	ys := make([]float64, m)
+	signedDuals(p, ys, r.RowDual)
 	if b := lagrangeBound(p, ys, reduced(ys)); math.Abs(b-r.Objective) > tol {
 		t.Fatalf("bound %g at the optimal duals, optimum %g", b, r.Objective)
 	}

@@ -61,9 +61,9 @@ func (s *sifted) within(gap float64) bool {
 // limit columns, ctx ends or a restricted LP is not solved to optimality
 // (sifting does not pay or fails: the caller solves relax as a whole).
 // Each restricted LP starts from the basis the last one reached, the
-// columns that join at their lower bound of 0. Every restricted LP is feasible: x's restriction is a point of it.
-// Sifting does not apply (the result is empty) to a maximisation or
-// without a point. progress is passed to every restricted LP's solve, and
+// columns that join at their lower bound of 0. Every restricted LP is
+// feasible: x's restriction is a point of it. Sifting does not apply (the
+// result is empty) to a maximisation or without a point. progress is passed to every restricted LP's solve, and
 // called after each round that does not end sifting with the bound so far
 // (Progress.Bound, finite or −Inf) and the restricted optimum (Incumbent).
 func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, limit int, gap float64, progress func(lp.Progress)) sifted {
@@ -103,15 +103,7 @@ func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, l
 			out.x[j] = r.X[k]
 		}
 		out.obj = r.Objective
-		// The Lagrangian bound of the duals (lagrangeBound): a dual of the
-		// wrong sign for a row's one bound (a tolerance's worth) counts as
-		// 0.
-		for i, v := range r.RowDual {
-			if v > 0 && math.IsInf(relax.RowLower[i], -1) || v < 0 && math.IsInf(relax.RowUpper[i], 1) {
-				v = 0
-			}
-			y[i] = v
-		}
+		signedDuals(relax, y, r.RowDual)
 		cands = cands[:0]
 		for j := range n {
 			if j%(1<<16) == 0 && ctx.Err() != nil {

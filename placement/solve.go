@@ -415,7 +415,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 		sr = sift(ctx, &relax, p.Integer, hx, in.siftLimit(p), 0, early)
 		st.stats.Iterations += sr.iters
 		if ctx.Err() != nil {
-			return heuristic(sr.bound) // the Lagrangian bound of its last duals
+			return heuristic(sr.bound) // the best Lagrangian bound of its rounds
 		}
 	}
 	// The relaxation is an lp.Model, kept for the re-solves of the dive
@@ -603,7 +603,7 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool, progress func(lp
 			if sr.basis == nil && sr.within(coarseSiftGap) {
 				r = lp.Result{Status: lp.Optimal, Objective: sr.bound, X: sr.x}
 			} else if ctx.Err() != nil {
-				return sr.bound, nil // the Lagrangian bound of its last duals, if any
+				return sr.bound, nil // the best Lagrangian bound of its rounds, if any
 			}
 			sb = sr.bound
 		}
