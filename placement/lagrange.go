@@ -72,10 +72,11 @@ func signedDuals(p *lp.Problem, y, duals []float64) {
 }
 
 // lagrangeBound is L(y) with d = c − Aᵀy (the caller's, in step with y): a
-// dual of the wrong sign for a row's bound must already be 0 (signedDuals). A reduced
-// cost within siftDualTol (relative to the column's cost, at least 1)
-// toward an infinite bound counts as 0: what the simplex leaves of a
-// non-basic column's reduced cost of the wrong sign. −Inf when not finite.
+// dual of the wrong sign for a row's bound must already be 0
+// (signedDuals). A reduced cost within siftDualTol (relative to the
+// column's cost, at least 1) toward an infinite bound counts as 0: what
+// the simplex leaves of a non-basic column's reduced cost of the wrong
+// sign. −Inf when not finite.
 func lagrangeBound(p *lp.Problem, y, d []float64) float64 {
 	bound := p.Offset
 	for i, v := range y {
