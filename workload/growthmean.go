@@ -42,7 +42,14 @@ func (g Growth) periodicMean(horizon time.Duration) (float64, bool) {
 		return 0, false
 	}
 	n, rem := end/per, end%per
-	ns := int(min(max(4*int64(defaultSlices(per)), minPeriodSamples), MaxSamples, int64(per)))
+	// Whole multiples of the DefaultStep slices of a period: the rule is
+	// then exact on a step schedule whose steps fall on DefaultStep
+	// boundaries (each jump midway between two samples), where an
+	// unaligned step errs by up to jump·step/2 at every jump (0.3 % of the
+	// mean of a 15-minute schedule over a day at 4 096 samples).
+	ds := int64(defaultSlices(per))
+	k := (max(4*ds, minPeriodSamples) + ds - 1) / ds
+	ns := int(min(k*ds, MaxSamples, int64(per)))
 	p := hours(per)
 	nf := float64(n)
 	var total float64

@@ -114,3 +114,38 @@ func TestGrowthPeriodicMeanThreeYears(t *testing.T) {
 		}
 	}
 }
+
+// TestGrowthMeanManyJumps checks the mean of a linear growth of a daily
+// base with a 15-minute step schedule in it (192 jumps a day, on
+// DefaultStep boundaries) against its exact integral, summed cycle by
+// cycle: over cycle k, ∫ b(u)(1 + a(kP + u)) du = (1 + akP)·i0 + a·i1 with
+// i0 = ∫ b and i1 = ∫ u·b(u) du of the piecewise-constant base. The
+// one-period rule at 4 096 samples a day, unaligned with the steps, erred
+// by 0.3 % here (found by TestPropGrowthPeriodicMean). Aligned, the rule is
+// exact on i0, and on i1 errs by jump·h²/8 a jump (h = 20 s): about 1e-11
+// of the mean, within the 1e-9 asked.
+func TestGrowthMeanManyJumps(t *testing.T) {
+	const lo, hi, flat = 0.125, 1.0, 0.0625 // the schedule's values and the flat term
+	const w = 0.9375                          // the schedule's weight
+	steps := Steps{Cycle: 15 * time.Minute, Steps: []Step{{0, lo}, {5 * time.Minute, hi}}}
+	base := Sum{Terms: []Curve{Scale{Curve: Diurnal{Mean: 1, PeakHour: 1}, Factor: flat}, Scale{Curve: steps, Factor: w}}}
+	for _, r := range []float64{1, 0.4, -0.5} {
+		g := Growth{Base: base, RatePerYear: r}
+		got, ok := g.MeanOver(Day)
+		if !ok {
+			t.Fatalf("rate %v: no closed-form mean", r)
+		}
+		p, cut := 0.25, 1.0/12 // hours: the cycle and the step inside it
+		b0, b1 := flat+w*lo, flat+w*hi
+		i0 := b0*cut + b1*(p-cut)
+		i1 := b0*cut*cut/2 + b1*(p*p-cut*cut)/2
+		a := r / hoursPerYear
+		total := 0.0
+		for k := range 96 {
+			total += (1+a*float64(k)*p)*i0 + a*i1
+		}
+		if want := total / 24; math.Abs(got-want) > 1e-9*want {
+			t.Errorf("rate %v: mean %v, exact %v", r, got, want)
+		}
+	}
+}
