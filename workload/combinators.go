@@ -319,3 +319,76 @@ func (r Repeat) Validate() error {
 	}
 	return errs.err()
 }
+
+// Window limits a curve to a span of time: At(t) = Curve.At(t) for
+// From ≤ t < Until and 0 elsewhere, the curve not evaluated outside; Until
+// = 0 means no end. A service that goes live on a date is a Window with
+// From at its launch; one that is retired, a Window with an Until. A
+// Window does not repeat (its Period is 0), but its Cycle is the curve's:
+// inside the span it follows the curve's daily or weekly pattern.
+type Window struct {
+	// Curve is the curve inside the span; required.
+	Curve Curve
+	// From is the start of the span (inclusive).
+	From time.Duration
+	// Until is the end of the span (exclusive), > From; 0 for none.
+	Until time.Duration
+}
+
+// inside reports whether t is within the span.
+func (w Window) inside(t time.Duration) bool {
+	return t >= w.From && (w.Until == 0 || t < w.Until)
+}
+
+// At returns Curve.At(t) within the span and 0 outside it, NaN without a
+// curve.
+func (w Window) At(t time.Duration) float64 {
+	if w.Curve == nil {
+		return math.NaN()
+	}
+	if !w.inside(t) {
+		return 0
+	}
+	return w.Curve.At(t)
+}
+
+// Period returns 0: a curve cut to a span does not repeat.
+func (w Window) Period() time.Duration { return 0 }
+
+// MeanOver returns the mean over [0, horizon] from the curve's closed-form
+// integrals to the ends of the span within it, if it has them.
+func (w Window) MeanOver(horizon time.Duration) (float64, bool) {
+	if horizon <= 0 || w.Curve == nil {
+		return 0, false
+	}
+	lo, hi := max(w.From, 0), horizon
+	if w.Until != 0 {
+		hi = min(hi, w.Until)
+	}
+	if hi <= lo {
+		return 0, true // the curve is not read within [0, horizon]
+	}
+	upTo, ok1 := integral(w.Curve, hi)
+	before, ok2 := integral(w.Curve, lo)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	d := upTo - before
+	if d < 0 && -d <= 1e-12*max(math.Abs(upTo), math.Abs(before)) {
+		// A difference of two integrals of a curve near 0 inside the span:
+		// rounding, not negative demand (which stays, for Mean to report).
+		d = 0
+	}
+	return d / hours(horizon), true
+}
+
+// Validate reports a missing or invalid curve, or an end that is not
+// after the start.
+func (w Window) Validate() error {
+	var errs problemList
+	errs.addAll(prefixErrors("curve", validateCurve(w.Curve)))
+	if w.Until != 0 && w.Until <= w.From {
+		errs.add(fieldErr("until", w.Until, ErrOutOfRange, "must be after from, or 0 for no end"))
+	}
+	return errs.err()
+}

@@ -104,6 +104,8 @@ func curveNodes(c Curve) int {
 			stack = append(stack, v.Curve)
 		case Repeat:
 			stack = append(stack, v.Curve)
+		case Window:
+			stack = append(stack, v.Curve)
 		case nil:
 			n-- // a missing curve is reported by its parent
 		}

@@ -34,6 +34,8 @@ func builtins() []struct {
 		{"shift periodic", Shift{Curve: day, Offset: 2 * Day}},
 		{"shift odd", Shift{Curve: day, Offset: 90 * time.Minute}},
 		{"repeat", Repeat{Curve: lin, Cycle: 20 * time.Hour}},
+		{"window launch", Window{Curve: Growth{Base: Diurnal{Mean: 0.4, Amplitude: 0.2}, RatePerYear: 0.3, Compound: true}, From: 50*time.Hour + 7*time.Minute}},
+		{"window span", Window{Curve: day, From: 30 * time.Hour, Until: 2*Week + 5*time.Hour}},
 	}
 }
 
@@ -66,7 +68,7 @@ func TestClosedFormMeanMatchesNumeric(t *testing.T) {
 }
 
 func TestClosedFormsExist(t *testing.T) {
-	for _, name := range []string{"constant", "diurnal", "weekly", "steps", "steps aperiodic", "piecewise", "growth linear", "growth compound", "growth decline", "sum", "scale", "shift periodic", "repeat"} {
+	for _, name := range []string{"constant", "diurnal", "weekly", "steps", "steps aperiodic", "piecewise", "growth linear", "growth compound", "growth decline", "sum", "scale", "shift periodic", "repeat", "window launch", "window span"} {
 		for _, b := range builtins() {
 			if b.name != name {
 				continue

@@ -78,6 +78,12 @@ type (
 		Curve json.RawMessage `json:"curve"`
 		Cycle jsonDuration    `json:"cycle"`
 	}
+	windowJSON struct {
+		Type  string          `json:"type"`
+		Curve json.RawMessage `json:"curve"`
+		From  jsonDuration    `json:"from"`
+		Until jsonDuration    `json:"until,omitempty"`
+	}
 )
 
 // MarshalCurve encodes a built-in curve (and combinations of built-ins) as
@@ -165,6 +171,12 @@ func MarshalCurve(c Curve) ([]byte, error) {
 			return nil, err
 		}
 		v = repeatJSON{"repeat", b, jsonDuration(c.Cycle)}
+	case Window:
+		b, err := sub(c.Curve)
+		if err != nil {
+			return nil, err
+		}
+		v = windowJSON{"window", b, jsonDuration(c.From), jsonDuration(c.Until)}
 	case json.Marshaler:
 		return c.MarshalJSON()
 	default:
@@ -335,6 +347,13 @@ func unmarshalCurve(data []byte, d Decoder) (Curve, error) {
 		}
 		c, err := sub("curve", v.Curve)
 		return Repeat{Curve: c, Cycle: time.Duration(v.Cycle)}, err
+	case "window":
+		var v windowJSON
+		if err := dec(&v); err != nil {
+			return nil, err
+		}
+		c, err := sub("curve", v.Curve)
+		return Window{Curve: c, From: time.Duration(v.From), Until: time.Duration(v.Until)}, err
 	}
 	return nil, &FieldError{Field: "type", Value: echo(t.Type), Err: fmt.Errorf("%w: %w: not a curve type", ErrMalformed, ErrUnknownName)}
 }

@@ -11,9 +11,9 @@ type Cycler interface {
 }
 
 // Cycle returns the cycle of c's shape: its Period when it repeats;
-// otherwise that of the curve it wraps for Growth, Scale, Clamp and Shift,
-// the least common multiple of its terms' cycles for a Sum (Constant terms
-// ignored), a Cycler's Cycle; 0 when it has none (or the multiple would
+// otherwise that of the curve it wraps for Growth, Scale, Clamp, Shift and
+// Window, the least common multiple of its terms' cycles for a Sum
+// (Constant terms ignored), a Cycler's Cycle; 0 when it has none (or the multiple would
 // overflow, or c has more than MaxCurveNodes curves in its tree: Cycle
 // looks at no more). A moment and the moments a whole number of cycles from it are
 // the same moment of the pattern, though the curve may differ there by a
@@ -42,6 +42,8 @@ func cycle(c Curve, budget *int) time.Duration {
 	case Clamp:
 		return cycle(v.Curve, budget)
 	case Shift:
+		return cycle(v.Curve, budget)
+	case Window:
 		return cycle(v.Curve, budget)
 	case Sum:
 		return termsLCM(v.Terms, func(t Curve) time.Duration { return cycle(t, budget) })

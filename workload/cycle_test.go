@@ -56,6 +56,7 @@ func TestCycle(t *testing.T) {
 		{"sum with a weekly term", workload.Add(grow, wk), workload.Week},
 		{"sum with an aperiodic term", workload.Add(grow, workload.PiecewiseLinear{}), 0},
 		{"cycler", cycled{grow, time.Hour}, workload.Day},
+		{"window", workload.Window{Curve: grow, From: 90 * workload.Day}, workload.Day},
 		{"more curves than MaxCurveNodes", nested, 0},
 		{"a shared tree of 2⁴⁰ leaves", shared, 0},
 		{"nil", nil, 0},

@@ -24,8 +24,8 @@
 // Time t is measured from the start of the horizon; t = 0 is a Monday 00:00
 // for the curves that care about the day of the week. Built-ins: [Constant],
 // [Diurnal], [Weekly], [Steps], [PiecewiseLinear] (see also [ReadSamplesCSV]),
-// [Growth], and the combinators [Sum], [Scale], [Clamp], [Shift] and
-// [Repeat]. Any type with the two methods of [Curve] is a curve; to read a
+// [Growth], and the combinators [Sum], [Scale], [Clamp], [Shift], [Repeat]
+// and [Window] (a curve from a launch date on, or until a retirement). Any type with the two methods of [Curve] is a curve; to read a
 // curve type of your own from JSON, register a [CurveDecoder] for its "type"
 // in a [Decoder] and decode with [Decoder.Curve], [Decoder.Workload] or
 // [Decoder.Scenario].

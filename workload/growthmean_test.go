@@ -126,7 +126,7 @@ func TestGrowthPeriodicMeanThreeYears(t *testing.T) {
 // of the mean, within the 1e-9 asked.
 func TestGrowthMeanManyJumps(t *testing.T) {
 	const lo, hi, flat = 0.125, 1.0, 0.0625 // the schedule's values and the flat term
-	const w = 0.9375                          // the schedule's weight
+	const w = 0.9375                        // the schedule's weight
 	steps := Steps{Cycle: 15 * time.Minute, Steps: []Step{{0, lo}, {5 * time.Minute, hi}}}
 	base := Sum{Terms: []Curve{Scale{Curve: Diurnal{Mean: 1, PeakHour: 1}, Factor: flat}, Scale{Curve: steps, Factor: w}}}
 	for _, r := range []float64{1, 0.4, -0.5} {

@@ -64,7 +64,7 @@ func genCurve(depth int) *rapid.Generator[Curve] {
 	return rapid.Custom(func(t *rapid.T) Curve {
 		kinds := []string{"constant", "diurnal", "weekly", "steps", "piecewise", "growth"}
 		if depth > 0 {
-			kinds = append(kinds, "sum", "scale", "clamp", "shift", "repeat")
+			kinds = append(kinds, "sum", "scale", "clamp", "shift", "repeat", "window")
 		}
 		switch rapid.SampledFrom(kinds).Draw(t, "curve") {
 		case "constant":
@@ -95,6 +95,13 @@ func genCurve(depth int) *rapid.Generator[Curve] {
 			return Clamp{genCurve(depth-1).Draw(t, "curve"), lo, rapid.Float64Range(lo, 1).Draw(t, "max")}
 		case "shift":
 			return Shift{genCurve(depth-1).Draw(t, "curve"), drawUnits(t, -1000, 1000, "offset")}
+		case "window":
+			from := drawUnits(t, -100, 30*24*12, "from")
+			var until time.Duration
+			if rapid.Bool().Draw(t, "ends") {
+				until = from + drawUnits(t, 1, 30*24*12, "length")
+			}
+			return Window{genCurve(depth-1).Draw(t, "curve"), from, until}
 		default:
 			return Repeat{genCurve(depth-1).Draw(t, "curve"), drawUnits(t, 1, 14*24*12, "cycle")}
 		}

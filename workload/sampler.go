@@ -100,6 +100,11 @@ func compile(c Curve, g grid, batch, depth int) sampler {
 			sg.t0 = 0
 		}
 		return shiftSampler{curve: compile(v.Curve, sg, batch, depth+1), offset: v.Offset, ts: make([]time.Duration, batch)}
+	case Window:
+		if v.Curve == nil {
+			break
+		}
+		return windowSampler{curve: compile(v.Curve, g, batch, depth+1), w: v}
 	}
 	return atSampler{c}
 }
@@ -302,6 +307,23 @@ func (s shiftSampler) fill(k0 int, ts []time.Duration, out []float64) {
 		u[i] = t + s.offset
 	}
 	s.curve.fill(k0, u, out)
+}
+
+// windowSampler is Window.At: the curve sampled at every time, then 0
+// outside the span (where At does not read the curve: whatever the curve
+// gives there, NaN included, is replaced).
+type windowSampler struct {
+	curve sampler
+	w     Window
+}
+
+func (s windowSampler) fill(k0 int, ts []time.Duration, out []float64) {
+	s.curve.fill(k0, ts, out)
+	for i, t := range ts {
+		if !s.w.inside(t) {
+			out[i] = 0
+		}
+	}
 }
 
 // fixedPow computes math.Pow(x, y) for one base x and many exponents y,

@@ -25,7 +25,7 @@ func genSampled(depth int) *rapid.Generator[Curve] {
 	return rapid.Custom(func(t *rapid.T) Curve {
 		kinds := []string{"valid", "constant", "bad-diurnal", "growth-years", "foreign", "steps-flat"}
 		if depth > 0 {
-			kinds = append(kinds, "sum", "scale", "clamp", "shift", "shift-far", "repeat", "growth", "sum-consts")
+			kinds = append(kinds, "sum", "scale", "clamp", "shift", "shift-far", "repeat", "growth", "sum-consts", "window")
 		}
 		switch rapid.SampledFrom(kinds).Draw(t, "kind") {
 		case "valid":
@@ -68,6 +68,12 @@ func genSampled(depth int) *rapid.Generator[Curve] {
 			return Shift{genSampled(depth-1).Draw(t, "curve"), off}
 		case "repeat":
 			return Repeat{genSampled(depth-1).Draw(t, "curve"), time.Duration(rapid.Int64Range(-1, 30*24*3600e9).Draw(t, "cycle"))}
+		case "window": // any span, valid or not, about the sampled times
+			var c Curve
+			if rapid.IntRange(0, 9).Draw(t, "nilCurve") > 0 {
+				c = genSampled(depth-1).Draw(t, "curve")
+			}
+			return Window{c, time.Duration(rapid.Int64Range(-1e16, 1e16).Draw(t, "from")), time.Duration(rapid.Int64Range(-1e16, 1e16).Draw(t, "until"))}
 		default: // "growth"
 			var base Curve
 			if rapid.IntRange(0, 9).Draw(t, "nilBase") > 0 {
