@@ -561,9 +561,9 @@ func (g Growth) Period() time.Duration {
 }
 
 // MeanOver returns the exact mean when Base is a Constant, and for a
-// periodic Base over at least one period the mean decomposed period by
-// period (see periodicMean: exact but for the one-period quadrature);
-// otherwise ok is false.
+// periodic Base the mean decomposed period by period (see periodicMean:
+// exact but for the quadrature over one period and over the part of a
+// period left); otherwise ok is false.
 func (g Growth) MeanOver(horizon time.Duration) (float64, bool) {
 	if g.Base == nil || horizon <= 0 {
 		return 0, false
