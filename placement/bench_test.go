@@ -259,7 +259,7 @@ func overTime(b testing.TB, seed uint64, nWork, nGangs, nOffers int) placement.P
 			w.Demand = workload.Growth{Base: workload.Scale{Curve: w.Demand, Factor: 1 / end}, RatePerYear: g, Compound: true}
 			w.GPUs = int(math.Ceil(float64(w.GPUs) * end))
 			w.Horizon = h
-			w.Demand = launched{w.Demand, goLive(*w, p.Offers)}
+			w.Demand = workload.Window{Curve: w.Demand, From: goLive(*w, p.Offers)}
 		case gangs < nGangs:
 			gangs++
 			gpus := 16 << r.IntN(5)
@@ -296,57 +296,6 @@ func goLive(w workload.Workload, offers []provider.Offer) time.Duration {
 		return 0
 	}
 	return at
-}
-
-// launched is a demand curve that is 0 before launch and c from then on.
-type launched struct {
-	c      workload.Curve
-	launch time.Duration
-}
-
-// At returns the demand at t.
-func (l launched) At(t time.Duration) float64 {
-	if t < l.launch {
-		return 0
-	}
-	return l.c.At(t)
-}
-
-// Cycle returns c's cycle (workload.Cycler): from the launch on, the
-// curve follows c's daily pattern, which grows.
-func (l launched) Cycle() time.Duration { return workload.Cycle(l.c) }
-
-// MeanOver returns the mean over [0, horizon]: c's integral over it less
-// c's integral before the launch, from c's own means (workload.Mean, the
-// closed form of a growing periodic curve), so that the launch does not
-// hide c's closed form behind a curve workload does not know (which it
-// would integrate numerically at a million samples). ok is false where
-// workload.Mean fails (the analysis then integrates numerically and
-// reports the sample that is not a valid demand).
-func (l launched) MeanOver(horizon time.Duration) (float64, bool) {
-	whole, err := workload.Mean(l.c, horizon)
-	if err != nil {
-		return 0, false
-	}
-	if l.launch >= horizon {
-		return 0, true
-	}
-	before := 0.0
-	if l.launch > 0 {
-		if before, err = workload.Mean(l.c, l.launch); err != nil {
-			return 0, false
-		}
-	}
-	return max(0, (whole*horizon.Hours()-before*l.launch.Hours())/horizon.Hours()), true
-}
-
-// Period returns c's period without a launch, else 0: the curve does not
-// repeat.
-func (l launched) Period() time.Duration {
-	if l.launch == 0 {
-		return l.c.Period()
-	}
-	return 0
 }
 
 // BenchmarkOverTimeS is the first figure: 3 yearly epochs × 168
