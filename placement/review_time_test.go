@@ -375,13 +375,21 @@ func TestReviewHeldEndPastHorizon(t *testing.T) {
 // GPUs): 16 GPUs × (8 760 − 336) h × 4 = 539 136, with and without
 // planning over time. Before stretchPeaks the period was sampled on day 0
 // only, and the service cost nothing (issue 11's gap of non-repeating
-// demand; examples/hybrid's finding).
+// demand; examples/hybrid's finding). The launch as a step schedule and as
+// a workload.Window cost the same.
 func TestLaunchWithinPeriodCounted(t *testing.T) {
-	w := rvStepService("svc", 16, provider.Year, workload.Step{Value: 0}, workload.Step{Start: 14 * day, Value: 1})
-	for _, over := range []bool{true, false} {
-		p := rvProblem(provider.Year, 0, []workload.Workload{w}, onDemand("od", "32", 8, 0))
-		p.Options.OverTime = over
-		t.Run(fmt.Sprint("overTime=", over), func(t *testing.T) {
+	steps := rvStepService("svc", 16, provider.Year, workload.Step{Value: 0}, workload.Step{Start: 14 * day, Value: 1})
+	window := steps
+	window.Demand = workload.Window{Curve: workload.Constant{Value: 1}, From: 14 * day}
+	for _, c := range []struct {
+		name string
+		w    workload.Workload
+		over bool
+	}{{"steps, overTime", steps, true}, {"steps", steps, false}, {"window, overTime", window, true}, {"window", window, false}} {
+		p := rvProblem(provider.Year, 0, []workload.Workload{c.w}, onDemand("od", "32", 8, 0))
+		p.Options.OverTime = c.over
+		over := c.over
+		t.Run(c.name, func(t *testing.T) {
 			if over {
 				rvSolve(t, p, "539136")
 				return
