@@ -95,3 +95,27 @@ func ExampleDiscretize() {
 	// Mon 16:00 +4h demand 0.50
 	// Mon 20:00 +4h demand 0.00
 }
+
+// A service goes live in 90 days and then grows 5 % a month: a Window
+// from the launch over the growing daily pattern. Its mean over the year
+// counts nothing before the launch; its Cycle is still a day, so a planner
+// may sample it a day's slices at a time.
+func ExampleWindow() {
+	chat, err := workload.NewDiurnal(0.6, 0.4, 14)
+	if err != nil {
+		log.Fatal(err)
+	}
+	grows := workload.Growth{Base: chat, RatePerYear: 0.796, Compound: true} // 1.05¹² ≈ 1.796
+	launched := workload.Window{Curve: grows, From: 90 * workload.Day}
+	year := 365 * workload.Day
+	before, _ := workload.Mean(launched, 90*workload.Day)
+	whole, _ := workload.Mean(launched, year)
+	all, _ := workload.Mean(grows, year)
+	fmt.Printf("mean over the first 90 days: %.2f\n", before)
+	fmt.Printf("mean over the year: %.3f (%.3f without the launch date)\n", whole, all)
+	fmt.Println("cycle:", workload.Cycle(launched))
+	// Output:
+	// mean over the first 90 days: 0.00
+	// mean over the year: 0.657 (0.816 without the launch date)
+	// cycle: 24h0m0s
+}
