@@ -120,8 +120,8 @@ func remainder(c Curve, rem, step time.Duration, w func(s float64) float64) (flo
 // extrapolated is weightedIntegral over [a, b] with n and 2n slices
 // combined by Richardson's rule, which cancels the rule's h² error term on
 // a smooth integrand (on a step schedule its error stays within 3 times
-// the rule's). With fewer than 2n nanoseconds in [a, b] it
-// is the rule with n slices.
+// the rule's). With fewer than 2n nanoseconds in [a, b] it is the rule
+// with n slices.
 func extrapolated(c Curve, a, b time.Duration, n int, w func(s float64) float64) (float64, bool) {
 	coarse, ok := weightedIntegral(c, a, b, n, w)
 	if !ok || int64(2*n) > int64(b-a) {
