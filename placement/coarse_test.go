@@ -14,6 +14,7 @@ import (
 // demand, jobs and gangs — a lower bound, as Solve uses it — and is
 // smaller.
 func TestCoarseRelaxes(t *testing.T) {
+	t.Parallel() // CPU-bound: runs beside the other long tests of the package
 	seeds := []uint64{0, 1, 2, 3}
 	if testing.Short() {
 		// The smallest of the four (812 columns): seed 0's model (1 872)

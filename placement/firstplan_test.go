@@ -20,6 +20,7 @@ import (
 // search starts from the same first plan, finds cbc's optimum in
 // TestOverTimeCBC.
 func TestFirstPlanAtLimit(t *testing.T) {
+	t.Parallel() // CPU-bound: runs beside the other long tests of the package
 	n := 6
 	if testing.Short() {
 		n = 1 // growing curves are integrated numerically by tco: slow under the race detector

@@ -111,6 +111,7 @@ func TestNodeLimitStops(t *testing.T) {
 // branch-and-bound (a limit of one node leaves a gap) and is proven
 // optimal without a limit.
 func TestNodeLimitZero(t *testing.T) {
+	t.Parallel() // CPU-bound: runs beside the other long tests of the package
 	p := knapsackProblem(smallShare)
 	p.Options.NodeLimit = 1
 	one, err := placement.Solve(context.Background(), p)

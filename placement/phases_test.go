@@ -32,6 +32,7 @@ func (o opaque) Period() time.Duration      { return o.c.Period() }
 // it is no cheaper than with the cycle hidden (the merged model asks more)
 // and within 0.5 % of it.
 func TestGrowthPhases(t *testing.T) {
+	t.Parallel() // CPU-bound: runs beside the other long tests of the package
 	d, err := workload.NewDiurnal(0.6, 0.3, 15)
 	if err != nil {
 		t.Fatal(err)

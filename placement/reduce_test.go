@@ -39,6 +39,7 @@ func reducible(seed uint64, bareCosts bool) placement.Problem {
 // (bare costs) and 7 (hidden costs), which solve in a tenth of the time of
 // seeds 1 and 2.
 func TestReductionsExact(t *testing.T) {
+	t.Parallel() // CPU-bound: runs beside the other long tests of the package
 	bin := cbcPath(t)
 	seeds := []uint64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
 	if testing.Short() {
@@ -130,6 +131,7 @@ func TestReductionsPlan(t *testing.T) {
 // The race pass (-short) runs seeds 2 (merged) and 3 (with a spot share),
 // a third of the time of seeds 0 and 1.
 func TestReductionsMergedSlices(t *testing.T) {
+	t.Parallel() // CPU-bound: runs beside the other long tests of the package
 	bin := cbcPath(t)
 	seeds := []uint64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
 	if testing.Short() {
@@ -316,6 +318,7 @@ func shareable(seed uint64, overTime bool) placement.Problem {
 // ten times as long on them. The race pass (-short) runs seeds 0 (one
 // period) and 7 (over time).
 func TestReductionsShared(t *testing.T) {
+	t.Parallel() // CPU-bound: runs beside the other long tests of the package
 	bin := cbcPath(t)
 	seeds := []uint64{0, 3, 4, 7, 8, 10}
 	if testing.Short() {

@@ -28,6 +28,7 @@ func siftCases() []placement.Problem {
 // whole relaxation's optimum, certified by the simplex of the whole model,
 // which starts at or next to it.
 func TestSiftRelaxation(t *testing.T) {
+	t.Parallel() // CPU-bound: runs beside the other long tests of the package
 	multi := 0
 	for i, p := range siftCases() {
 		sifted, whole, rounds, err := placement.SiftRelaxation(p)
@@ -59,6 +60,7 @@ func TestSiftRelaxation(t *testing.T) {
 // proves optimal in a fraction of a second (the others spend seconds in
 // branch-and-bound, which starts from the same relaxation either way).
 func TestSiftedSolve(t *testing.T) {
+	t.Parallel() // CPU-bound: runs beside the other long tests of the package
 	ctx := context.Background()
 	cases := siftCases()
 	for _, i := range []int{1, 2, 3, 5, 8} {
@@ -94,6 +96,7 @@ func TestSiftedSolve(t *testing.T) {
 // model's greedy plan is a bound of the coarse relaxation within the
 // ten-thousandth sifting stops at (coarseSiftGap).
 func TestSiftCoarse(t *testing.T) {
+	t.Parallel() // CPU-bound: runs beside the other long tests of the package
 	tested := 0
 	for i, p := range siftCases() {
 		whole, err := placement.CoarseBound(p, false)
@@ -123,6 +126,7 @@ func TestSiftCoarse(t *testing.T) {
 // the gap it stopped at unless it ran to the end (then both equal the
 // optimum).
 func TestSiftBound(t *testing.T) {
+	t.Parallel() // CPU-bound: runs beside the other long tests of the package
 	early := 0
 	for i, p := range siftCases() {
 		for _, gap := range []float64{0.2, 0.02, 1e-3, 1e-6, 0} {
