@@ -40,14 +40,15 @@
 // every slice of every repetition, and the slice weighs r_wt = R ·
 // mean_wt/peak_wt, mean_wt the mean of its peaks over them, so its use is
 // priced at the curve's volume. Where such a curve has a cycle
-// (workload.Cycle: a daily pattern that grows, or from a launch on) that
-// divides P into whole slices, the slices of one phase of the cycle (every
-// day's 14:00 of a week) are made alike: each needs the largest of their
-// peaks and weighs their mean means, so capacity still meets every
-// slice's demand and the volume is the curve's, and the slices merge into
-// one class (below) — a week of hourly slices becomes a day's where it was
-// seven slightly different days (over time, in every stretch part, among
-// the slices it holds whole when they span two cycles or more). With
+// (workload.Cycle: a daily pattern that grows, or from a launch on, a
+// workload.Window) that divides P into whole slices, the slices of one
+// phase of the cycle (every day's 14:00 of a week) are made alike: each
+// needs the largest of their peaks and weighs their mean means, so
+// capacity still meets every slice's demand and the volume is the curve's,
+// and the slices merge into one class (below) — a week of hourly slices
+// becomes a day's where it was seven slightly different days (over time,
+// in every stretch part, among the slices it holds whole when they span
+// two cycles or more). With
 // Assumptions.Horizon zero a service shorter than H is sampled only to its
 // own Horizon H_w, as tco costs it alone: R_w = H_w/P in place of R (over
 // time, stretches after H_w need nothing and the stretch it ends in is
