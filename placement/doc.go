@@ -358,12 +358,12 @@
 // at its one-off cost (every use pays its share of it, as in the
 // relaxation), each demand, work and gang row met by its cheapest
 // columns. A model of 100 000 columns or more first solves the relaxation
-// of its coarse model
-// — the slices of each stretch that its jobs weigh alike, sorted by the
-// services' total demand, merged up to seven at a time at their mean
-// demand and least repetitions, which every plan of the model averages
-// into at no higher cost — for a lower bound known early, and a second
-// greedy plan holds that relaxation's commitments rounded up. A wide
+// of its coarse model — the slices of each stretch that its jobs weigh
+// alike, sorted by the services' total demand, merged up to seven at a
+// time at their mean demand and least repetitions, which every plan of
+// the model averages into at no higher cost — for a lower bound known
+// early, and a second greedy plan holds that relaxation's commitments
+// rounded up. A wide
 // model (200 000 columns or more, twelve times as many as rows: a
 // service's use of every compatible offer in every slice class, few of
 // them used) has its relaxation, and its coarse model's, sifted: the

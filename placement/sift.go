@@ -63,9 +63,10 @@ func (s *sifted) within(gap float64) bool {
 // Each restricted LP starts from the basis the last one reached, the
 // columns that join at their lower bound of 0. Every restricted LP is
 // feasible: x's restriction is a point of it. Sifting does not apply (the
-// result is empty) to a maximisation or without a point. progress is passed to every restricted LP's solve, and
-// called after each round that does not end sifting with the bound so far
-// (Progress.Bound, finite or −Inf) and the restricted optimum (Incumbent).
+// result is empty) to a maximisation or without a point. progress is
+// passed to every restricted LP's solve, and called after each round that
+// does not end sifting with the bound so far (Progress.Bound, finite or
+// −Inf) and the restricted optimum (Incumbent).
 func sift(ctx context.Context, relax *lp.Problem, integer []bool, x []float64, limit int, gap float64, progress func(lp.Progress)) sifted {
 	start := time.Now()
 	n, m := relax.NumCols(), relax.NumRows()

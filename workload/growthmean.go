@@ -47,6 +47,7 @@ func (g Growth) periodicMean(horizon time.Duration) (float64, bool) {
 	ds := int64(defaultSlices(per))
 	k := (max(4*ds, minPeriodSamples) + ds - 1) / ds
 	ns := int(min(k*ds, MaxSamples, int64(per)))
+	step := per / time.Duration(ns) // ≥ 1 ns: ns ≤ per
 	p := hours(per)
 	nf := float64(n)
 	var total float64
@@ -59,7 +60,7 @@ func (g Growth) periodicMean(horizon time.Duration) (float64, bool) {
 		}
 		total = full * math.Expm1(l*nf*p) / math.Expm1(l*p)
 		if rem > 0 {
-			part, ok := remainder(g.Base, rem, per/time.Duration(ns), w)
+			part, ok := remainder(g.Base, rem, step, w)
 			if !ok {
 				return 0, false
 			}
@@ -76,7 +77,6 @@ func (g Growth) periodicMean(horizon time.Duration) (float64, bool) {
 		// Σₖ ∫₀ᴾ b(s)(1 + a(kP + s)) ds over k < n.
 		total = nf*i0 + a*(p*i0*nf*(nf-1)/2+nf*i1)
 		if rem > 0 {
-			step := per / time.Duration(ns)
 			r0, ok0 := remainder(g.Base, rem, step, one)
 			r1, ok1 := remainder(g.Base, rem, step, lin)
 			if !ok0 || !ok1 {
@@ -93,11 +93,10 @@ func (g Growth) periodicMean(horizon time.Duration) (float64, bool) {
 }
 
 // remainder is ∫₀ʳᵉᵐ c(s)·w(s) ds on the grid of the period's rule (slices
-// of step): its whole slices, which keep the period's alignment (and so
+// of step > 0): its whole slices, which keep the period's alignment (and so
 // its exactness on steps at DefaultStep boundaries), then the part of a
 // slice left, each extrapolated.
 func remainder(c Curve, rem, step time.Duration, w func(s float64) float64) (float64, bool) {
-	step = max(step, 1)
 	q := rem / step
 	var v float64
 	if q > 0 {
