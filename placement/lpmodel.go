@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -500,6 +501,9 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 		pm.budgetRow = b.AddRow("budget", math.Inf(-1), bf-in.budgetSlack, bCols, bVals)
 	}
 	p, err := b.Problem()
+	if errors.Is(err, ErrTooLarge) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSolver, err)
 	}
@@ -520,15 +524,22 @@ func ones(n int) []float64 {
 // entries in order. Rows arrive in ascending order, so a stable counting
 // sort by column gives each column's rows ascending: O(nnz), no sorting.
 // Its slices double as they grow (append's growth of large slices is a
-// quarter: four times the copying), the entries are kept row by row in
-// chunks that are never copied (row i's are entries rowStart[i] to
-// rowStart[i+1]−1, in order), and the names are bytes, one string for all
-// the columns' and one for the rows' made at the end.
+// quarter: four times the copying) and are copied to their length at the
+// end, so that the problem does not keep the room they grew into; the
+// entries are kept row by row in chunks that are never copied (row i's
+// are entries rowStart[i] to rowStart[i+1]−1, in order), a column as 4
+// bytes; and the names are bytes, one string for all the columns' and one
+// for the rows' made at the end. The entries and the matrix made of them
+// are the largest part of a model (L's 40 million entries: 480 MB, then
+// 640 MB), and they are both held while Problem makes the matrix.
 type colBuilder struct {
 	p        lp.Problem // its columns' and rows' bounds, costs, integrality
 	rowStart []int
-	entries  [][]entry // each chunk full but the last
-	nnz      int
+	// eCol and eVal are the entries' columns and values, in chunks of the
+	// same lengths, each chunk full but the last.
+	eCol [][]int32
+	eVal [][]float64
+	nnz  int
 	// colNames holds the columns' names one after the other, column j's
 	// ending at colEnd[j]; rowNames and rowEnd the rows'.
 	colNames, rowNames []byte
@@ -538,12 +549,6 @@ type colBuilder struct {
 	unnamed bool
 	ints    bool
 	one     []float64 // ones, for rows of unit coefficients
-}
-
-// entry is a coefficient of the matrix: its column and value.
-type entry struct {
-	j int
-	v float64
 }
 
 // maxChunk is the most entries of a chunk: the chunks double from 256 up
@@ -559,20 +564,27 @@ func grown[T any](s []T) []T {
 	return slices.Grow(s, max(len(s), 16))
 }
 
-// add appends the entry (j, v).
+// add appends the entry (j, v); j is below maxBuilderCols (addCol).
 func (b *colBuilder) add(j int, v float64) {
-	last := len(b.entries) - 1
-	if last < 0 || len(b.entries[last]) == cap(b.entries[last]) {
+	last := len(b.eCol) - 1
+	if last < 0 || len(b.eCol[last]) == cap(b.eCol[last]) {
 		n := 256
 		if last >= 0 {
-			n = min(2*cap(b.entries[last]), maxChunk)
+			n = min(2*cap(b.eCol[last]), maxChunk)
 		}
-		b.entries = append(b.entries, make([]entry, 0, n))
+		b.eCol = append(b.eCol, make([]int32, 0, n))
+		b.eVal = append(b.eVal, make([]float64, 0, n))
 		last++
 	}
-	b.entries[last] = append(b.entries[last], entry{j, v})
+	b.eCol[last] = append(b.eCol[last], int32(j))
+	b.eVal[last] = append(b.eVal[last], v)
 	b.nnz++
 }
+
+// maxBuilderCols is the most columns a colBuilder holds: its entries keep
+// a column in 4 bytes. (A model that wide would need hundreds of
+// gigabytes.)
+const maxBuilderCols = math.MaxInt32
 
 // SetName sets the problem's name.
 func (b *colBuilder) SetName(name string) { b.p.Name = name }
@@ -692,15 +704,24 @@ func names(buf []byte, end []int) []string {
 	return out
 }
 
-// Problem returns the assembled problem, validated.
+// Problem returns the assembled problem, validated. It takes the
+// builder's columns and rows: the builder is not used after it.
 func (b *colBuilder) Problem() (*lp.Problem, error) {
 	p := b.p
-	p.Cost, p.ColLower, p.ColUpper = slices.Clip(p.Cost), slices.Clip(p.ColLower), slices.Clip(p.ColUpper)
-	p.Integer = slices.Clip(p.Integer)
-	p.RowLower, p.RowUpper = slices.Clip(p.RowLower), slices.Clip(p.RowUpper)
+	if len(p.Cost) > maxBuilderCols {
+		return nil, fmt.Errorf("%w: %d columns, more than %d", ErrTooLarge, len(p.Cost), maxBuilderCols)
+	}
 	if !b.ints {
 		p.Integer = nil
 	}
+	// Copies of their lengths, made before the matrix and without the
+	// builder's hold on the originals: the problem does not keep the room
+	// the builder's slices grew into (up to as much again), and a
+	// collection while the matrix is allocated may reclaim them.
+	p.Cost, p.ColLower, p.ColUpper = slices.Clone(p.Cost), slices.Clone(p.ColLower), slices.Clone(p.ColUpper)
+	p.Integer = slices.Clone(p.Integer)
+	p.RowLower, p.RowUpper = slices.Clone(p.RowLower), slices.Clone(p.RowUpper)
+	b.p = lp.Problem{Name: p.Name}
 	if b.colEnd != nil {
 		p.ColNames = names(b.colNames, b.colEnd)
 	}
@@ -710,9 +731,9 @@ func (b *colBuilder) Problem() (*lp.Problem, error) {
 	n := len(p.Cost)
 	a := lp.Matrix{Rows: len(p.RowLower), Cols: n, Start: make([]int, n+1),
 		Index: make([]int, b.nnz), Value: make([]float64, b.nnz)}
-	for _, c := range b.entries {
-		for _, x := range c {
-			a.Start[x.j+1]++
+	for _, c := range b.eCol {
+		for _, j := range c {
+			a.Start[j+1]++
 		}
 	}
 	for j := range n {
@@ -720,13 +741,14 @@ func (b *colBuilder) Problem() (*lp.Problem, error) {
 	}
 	next := slices.Clone(a.Start[:n])
 	i, e := 0, 0 // entry e is in row i
-	for _, c := range b.entries {
-		for _, x := range c {
+	for c, cols := range b.eCol {
+		vals := b.eVal[c]
+		for k, j := range cols {
 			for e >= b.rowStart[i+1] {
 				i++
 			}
-			a.Index[next[x.j]], a.Value[next[x.j]] = i, x.v
-			next[x.j]++
+			a.Index[next[j]], a.Value[next[j]] = i, vals[k]
+			next[j]++
 			e++
 		}
 	}
