@@ -302,7 +302,7 @@ func (pm *poolModel) greedyJob(in *instance, w int, x []float64, use map[int]flo
 	}
 	fill := func(q int) {
 		pr := &in.pairs[q]
-		for t, j := range pm.xCol[q] {
+		for t, j := range xcols(pm.xCol[q]) {
 			if j < 0 || need <= 0 {
 				continue
 			}
@@ -345,7 +345,7 @@ func (pm *poolModel) greedyJob(in *instance, w int, x []float64, use map[int]flo
 				// gain is the work n more nodes of commitment i add.
 				gain := func(n int) float64 {
 					g := 0.0
-					for t, j := range pm.xCol[q] {
+					for t, j := range xcols(pm.xCol[q]) {
 						if j >= 0 && c.covers(in.seg[t]) {
 							g += min(float64(n)*od.gpn, width[t], p.ColUpper[j]-x[j]) * per(q, t)
 						}

@@ -123,7 +123,7 @@ func (pm *poolModel) fixUnused(in *instance, lo, up []float64) {
 				return
 			}
 		}
-		for _, j := range pm.xCol[q] {
+		for _, j := range xcols(pm.xCol[q]) {
 			if j >= 0 {
 				lo[j], up[j] = 0, 0
 			}

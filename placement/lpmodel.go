@@ -3,6 +3,7 @@ package placement
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -20,9 +21,12 @@ type poolModel struct {
 	// per-offer column, by index in instance.os (−1: none).
 	nCols map[int][]int
 	zCol  map[int]int
-	// xCol[q][t] is the use column of pair q in slice t (−1: none); yCol[q]
-	// the placement column of pair q (−1: none).
-	xCol map[int][]int
+	// xCol[q][t] is the use column of pair q in slice t (−1: none), in 4
+	// bytes (the builder's bound, maxBuilderCols): a pair's row of them is
+	// as long as the slices, most of them −1 over time, and they were a
+	// third of OverTimeM's model as ints. yCol[q] is the placement column
+	// of pair q (−1: none).
+	xCol map[int][]int32
 	yCol map[int]int
 	// hCol[q] is the one column of pair q's use when it is aggregated (a
 	// job on unlimited pay-as-you-go capacity: its GPU-hours over the
@@ -70,7 +74,7 @@ func (in *instance) model(pl pool) (*poolModel, error) { return in.namedModel(pl
 // problem otherwise, bit for bit.
 func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 	T := len(in.hours)
-	pm := &poolModel{pl: pl, nCols: map[int][]int{}, holdRow: map[int][]int{}, gangCol: map[int][]int{}, gangRow: map[int]int{}, zCol: map[int]int{}, xCol: map[int][]int{}, yCol: map[int]int{}, hCol: map[int]int{},
+	pm := &poolModel{pl: pl, nCols: map[int][]int{}, holdRow: map[int][]int{}, gangCol: map[int][]int{}, gangRow: map[int]int{}, zCol: map[int]int{}, xCol: map[int][]int32{}, yCol: map[int]int{}, hCol: map[int]int{},
 		groups: map[int][]int{}, vCol: map[int]int{}, linkRow: map[int]int{}, spotRow: map[int]int{},
 		demandRow: map[int][]int{}, workRow: map[int]int{}, stockRow: map[int][]int{}, budgetRow: -1}
 	pm.rep, pm.mult = in.sliceClasses(pl)
@@ -152,7 +156,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 		for _, q := range in.active(w) {
 			pr := &in.pairs[q]
 			od := &in.os[pr.k]
-			xs := make([]int, T)
+			xs := make([]int32, T)
 			if agg[q] {
 				for t := range xs {
 					xs[t] = -1
@@ -176,8 +180,9 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 					continue
 				}
 				c := pr.cost * in.hours[t] * wd.reps[t] * pm.mult[t]
-				xs[t] = b.AddColNamed("x", c, 0, ub, wd.idx, od.idx, t)
-				cost(xs[t], c)
+				j := b.AddColNamed("x", c, 0, ub, wd.idx, od.idx, t)
+				xs[t] = int32(j)
+				cost(j, c)
 			}
 			pm.xCol[q] = xs
 			if err := tooLarge(i); err != nil {
@@ -207,7 +212,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 			continue
 		}
 		act := in.active(w)
-		uses := make([][]int, len(act)) // the use columns of each active pair
+		uses := make([][]int32, len(act)) // the use columns of each active pair
 		for i, q := range act {
 			uses[i] = pm.xCol[q]
 		}
@@ -222,7 +227,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 				cols = cols[:0]
 				for _, xs := range uses {
 					if j := xs[t]; j >= 0 {
-						cols = append(cols, j)
+						cols = append(cols, int(j))
 					}
 				}
 				rows[t] = b.AddRowNamed("demand", wd.demand[t], math.Inf(1), cols, b.ones(len(cols)), wd.idx, t)
@@ -237,7 +242,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 			if h, ok := pm.hCol[q]; ok {
 				cols, vals = append(cols, h), append(vals, in.pairs[q].rate)
 			}
-			for t, j := range pm.xCol[q] {
+			for t, j := range xcols(pm.xCol[q]) {
 				if j >= 0 {
 					cols, vals = append(cols, j), append(vals, in.pairs[q].rate*in.hours[t]*wd.reps[t]*pm.mult[t])
 				}
@@ -250,7 +255,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 				cols = cols[:0]
 				for _, xs := range uses {
 					if j := xs[t]; j >= 0 {
-						cols = append(cols, j)
+						cols = append(cols, int(j))
 					}
 				}
 				if len(cols) > 1 {
@@ -282,7 +287,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 				if _, ok := pm.hCol[q]; ok {
 					continue
 				}
-				for t, j := range pm.xCol[q] {
+				for t, j := range xcols(pm.xCol[q]) {
 					if j >= 0 && t >= f {
 						xs, xv = append(xs, j), append(xv, in.hours[t]*wd.reps[t]*pm.mult[t])
 					}
@@ -308,7 +313,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 		}
 		gangs := in.holdGangs(&b, k, gangAt[k]) // gang.go: the runs' GPUs held in each stretch
 		rows := make([]int, T)
-		var uses [][]int // the use columns of the offer's pairs in the model
+		var uses [][]int32 // the use columns of the offer's pairs in the model
 		for _, q := range od.pairs {
 			if xs, ok := pm.xCol[q]; ok {
 				uses = append(uses, xs)
@@ -324,7 +329,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 			cols, vals = cols[:0], vals[:0]
 			for _, xs := range uses {
 				if xs[t] >= 0 {
-					cols, vals = append(cols, xs[t]), append(vals, 1)
+					cols, vals = append(cols, int(xs[t])), append(vals, 1)
 				}
 			}
 			most := b.sumUpper(cols)
@@ -405,7 +410,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 				cols, vals = append(cols, v), append(vals, 1)
 				big = b.p.ColUpper[v]
 			}
-			for t, j := range pm.xCol[q] {
+			for t, j := range xcols(pm.xCol[q]) {
 				if j < 0 {
 					continue
 				}
@@ -472,7 +477,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 				if h, ok := pm.hCol[q]; ok {
 					cols, vals = append(cols, h), append(vals, in.pairs[q].rate)
 				}
-				for t, j := range pm.xCol[q] {
+				for t, j := range xcols(pm.xCol[q]) {
 					if j < 0 {
 						continue
 					}
@@ -916,7 +921,7 @@ func (pm *poolModel) addShared(b *colBuilder, in *instance, w int, grp []int, co
 		pr := &in.pairs[q]
 		od := &in.os[pr.k]
 		big := 0.0
-		for t, j := range pm.xCol[rq] {
+		for t, j := range xcols(pm.xCol[rq]) {
 			if j >= 0 && t >= od.from {
 				big += in.hours[t] * wd.reps[t] * pm.mult[t] * b.p.ColUpper[j]
 			}
@@ -963,11 +968,23 @@ func (pm *poolModel) addSharing(b *colBuilder, in *instance, w int) {
 				cols, vals = append(cols, pm.vCol[q]), append(vals, 1)
 			}
 		}
-		for t, j := range pm.xCol[rq] {
+		for t, j := range xcols(pm.xCol[rq]) {
 			if j >= 0 && t >= f {
 				cols, vals = append(cols, j), append(vals, -in.hours[t]*wd.reps[t]*pm.mult[t])
 			}
 		}
 		b.AddRowNamed("share", math.Inf(-1), 0, cols, vals, wd.idx, f)
+	}
+}
+
+// xcols yields the slices of a pair's row of xCol and their use columns as
+// ints (−1: none).
+func xcols(xs []int32) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for t, j := range xs {
+			if !yield(t, int(j)) {
+				return
+			}
+		}
 	}
 }

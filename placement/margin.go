@@ -144,7 +144,7 @@ func (pm *poolModel) fixAt(in *instance, x []float64, support bool) (lo, up []fl
 
 // uses reports whether pair q has a positive use in x.
 func (pm *poolModel) uses(q int, x []float64) bool {
-	for _, j := range pm.xCol[q] {
+	for _, j := range xcols(pm.xCol[q]) {
 		if j >= 0 && x[j] > 0 {
 			return true
 		}
@@ -527,7 +527,7 @@ func (pm *poolModel) newPlacement(in *instance, w int, f *fixedLP, c change) (fl
 		if z := pm.zCol[k]; z >= 0 {
 			lo[z], up[z] = 1, 1
 		}
-		for t, j := range pm.xCol[q] {
+		for t, j := range xcols(pm.xCol[q]) {
 			if j < 0 {
 				continue
 			}
@@ -623,7 +623,7 @@ func (pm *poolModel) moreDemand(in *instance, w int, f *fixedLP) (change, bool) 
 	}
 	for _, q := range act {
 		od := &in.os[in.pairs[q].k]
-		for t, j := range pm.xCol[q] {
+		for t, j := range xcols(pm.xCol[q]) {
 			if j < 0 || f.colAt[j] < 0 { // none, or ruled out by the plan
 				continue
 			}
@@ -667,8 +667,8 @@ func (pm *poolModel) moreDemand(in *instance, w int, f *fixedLP) (change, bool) 
 					continue
 				}
 				if xs, ok := pm.xCol[q2]; ok && xs[t] >= 0 {
-					cols = append(cols, xs[t])
-					most += upper(xs[t])
+					cols = append(cols, int(xs[t]))
+					most += upper(int(xs[t]))
 				}
 			}
 			if most > od.stock*od.gpn*(1+1e-12) {
@@ -811,7 +811,7 @@ func (pm *poolModel) peakAtOnce(in *instance, w int, f *fixedLP, c change) (floa
 			cols = cols[:0]
 			for _, q := range act {
 				if xs := pm.xCol[q]; xs != nil {
-					cols = append(cols, xs[t])
+					cols = append(cols, int(xs[t]))
 				}
 			}
 			if !need(i, wd.peak[t], cols) {
@@ -828,7 +828,9 @@ func (pm *poolModel) peakAtOnce(in *instance, w int, f *fixedLP, c change) (floa
 			if h, ok := pm.hCol[q]; ok {
 				cols = append(cols, h)
 			}
-			cols = append(cols, pm.xCol[q]...)
+			for _, j := range xcols(pm.xCol[q]) {
+				cols = append(cols, j)
+			}
 		}
 		if !need(i, 1, cols) {
 			return 0, false

@@ -59,7 +59,7 @@ func (pm *poolModel) stockBounded(in *instance, k int, fn func(q, j int, own flo
 			continue
 		}
 		wd := &in.ws[in.pairs[q].w]
-		for t, j := range xs {
+		for t, j := range xcols(xs) {
 			if j < 0 {
 				continue
 			}
