@@ -736,15 +736,20 @@ func (b *colBuilder) Problem() (*lp.Problem, error) {
 	n := len(p.Cost)
 	a := lp.Matrix{Rows: len(p.RowLower), Cols: n, Start: make([]int, n+1),
 		Index: make([]int, b.nnz), Value: make([]float64, b.nnz)}
+	// Start[j+1] first counts the entries of column j−1, then, summed, is
+	// where column j's entries begin; the fill moves it on to where they
+	// end, which is where column j+1's begin: no array of next places.
+	start := a.Start
 	for _, c := range b.eCol {
 		for _, j := range c {
-			a.Start[j+1]++
+			if int(j)+2 <= n {
+				start[j+2]++
+			}
 		}
 	}
-	for j := range n {
-		a.Start[j+1] += a.Start[j]
+	for j := 2; j <= n; j++ {
+		start[j] += start[j-1]
 	}
-	next := slices.Clone(a.Start[:n])
 	i, e := 0, 0 // entry e is in row i
 	for c, cols := range b.eCol {
 		vals := b.eVal[c]
@@ -752,8 +757,9 @@ func (b *colBuilder) Problem() (*lp.Problem, error) {
 			for e >= b.rowStart[i+1] {
 				i++
 			}
-			a.Index[next[j]], a.Value[next[j]] = i, vals[k]
-			next[j]++
+			at := start[j+1]
+			a.Index[at], a.Value[at] = i, vals[k]
+			start[j+1]++
 			e++
 		}
 	}
