@@ -613,17 +613,53 @@ func (pm *poolModel) usedPairs(x []float64, set map[int]bool) {
 // relaxations a limit does not leave time for; −Inf when some column of
 // negative reduced cost has no upper bound or a row cannot be met.
 func (pm *poolModel) priceBound(in *instance) float64 {
-	if b := pm.pricedAt(in, true); !math.IsInf(b, -1) {
-		return b
+	b, _ := pm.pricedBase(in)
+	return b
+}
+
+// pricedBase is priceBound and whether it prices the link rows of groups
+// of shared uses (pricedAt's grouped).
+func (pm *poolModel) pricedBase(in *instance) (float64, bool) {
+	if b := pm.pricedAt(in, true, nil, nil); !math.IsInf(b, -1) {
+		return b, true
 	}
-	return pm.pricedAt(in, false)
+	return pm.pricedAt(in, false, nil, nil), false
 }
 
 // pricedAt is priceBound, the link rows of groups of shared uses priced
-// or not (grouped).
-func (pm *poolModel) pricedAt(in *instance, grouped bool) float64 {
+// or not (grouped). With prices, it takes the rows' prices from them
+// instead (every price of a row that is not ≤ must be 0, and every other
+// price ≥ 0: ascendPrices); with x, it sets x to the columns' values at
+// the bound (the relaxation's point: each column at the bound of least
+// cost, the kept rows met at least cost), which must be zero on entry.
+func (pm *poolModel) pricedAt(in *instance, grouped bool, prices, x []float64) float64 {
 	p := pm.prob
 	price := make([]float64, p.NumRows()) // π of each capacity row priced
+	if prices != nil {
+		copy(price, prices)
+	} else {
+		pm.capacityPrices(in, price)
+	}
+	// A placement's link row (its use over the horizon, scaled, at most its
+	// binary y) priced at y's one-off cost: y's reduced cost stays ≥ 0 and
+	// every use pays its share of the one-off cost, as the relaxation does
+	// (on PortfolioM this is the gap between the relaxation and the bound
+	// without it: 27 818 202 against 26 869 825, the relaxation 27 819 953).
+	// Where other pairs' hours enter the row with a negative coefficient
+	// (a group of shared uses) their columns may price below 0: counted at
+	// their upper bounds, or, unbounded, making the bound −Inf, when the
+	// bound is taken again with those rows left out (grouped false).
+	for q, r := range pm.linkRow {
+		if y := pm.yCol[q]; y >= 0 && p.Cost[y] > 0 && (grouped || len(pm.groups[q]) <= 1) && prices == nil {
+			price[r] = p.Cost[y] * (1 - 1e-9)
+		}
+	}
+	return pm.newPricer().bound(price, x)
+}
+
+// capacityPrices sets the prices of the capacity rows of committed offers
+// that priceBound takes (π_t above) in price.
+func (pm *poolModel) capacityPrices(in *instance, price []float64) {
 	for _, k := range pm.pl.os {
 		od := &in.os[k]
 		rows := pm.stockRow[k]
@@ -671,116 +707,4 @@ func (pm *poolModel) pricedAt(in *instance, grouped bool) float64 {
 			}
 		}
 	}
-	// A placement's link row (its use over the horizon, scaled, at most its
-	// binary y) priced at y's one-off cost: y's reduced cost stays ≥ 0 and
-	// every use pays its share of the one-off cost, as the relaxation does
-	// (on PortfolioM this is the gap between the relaxation and the bound
-	// without it: 27 818 202 against 26 869 825, the relaxation 27 819 953).
-	// Where other pairs' hours enter the row with a negative coefficient
-	// (a group of shared uses) their columns may price below 0: counted at
-	// their upper bounds, or, unbounded, making the bound −Inf, when the
-	// bound is taken again with those rows left out (grouped false).
-	for q, r := range pm.linkRow {
-		if y := pm.yCol[q]; y >= 0 && p.Cost[y] > 0 && (grouped || len(pm.groups[q]) <= 1) {
-			price[r] = p.Cost[y] * (1 - 1e-9)
-		}
-	}
-	// The rows kept: 1 a ≥ row of positive coefficients (demand, work),
-	// met by a fractional knapsack; 2 a gang's row (its runs sum to one).
-	kept := make([]int8, p.NumRows())
-	for _, rows := range pm.demandRow {
-		for _, r := range rows {
-			if r >= 0 {
-				kept[r] = 1
-			}
-		}
-	}
-	for _, r := range pm.workRow {
-		kept[r] = 1
-	}
-	for _, r := range pm.gangRow {
-		kept[r] = 2
-	}
-	type item struct {
-		j           int
-		ratio, most float64 // reduced cost per unit of the row, the most of the row the column meets
-	}
-	items := make([][]item, p.NumRows())
-	need := slices.Clone(p.RowLower)
-	b := p.Offset
-	for i, pi := range price {
-		if pi != 0 {
-			b -= pi * p.RowUpper[i] // 0: a capacity row's upper bound
-		}
-	}
-	for j := range p.NumCols() {
-		d, row, a := p.Cost[j], -1, 0.0
-		for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
-			i := p.A.Index[e]
-			d += price[i] * p.A.Value[e]
-			if kept[i] > 0 {
-				if row >= 0 {
-					return math.Inf(-1) // a column in two rows kept: not this model
-				}
-				row, a = i, p.A.Value[e]
-			}
-		}
-		lo, up := p.ColLower[j], p.ColUpper[j]
-		b += d * lo
-		if row >= 0 {
-			if a <= 0 || kept[row] == 2 && (lo != 0 || up != 1 || a != 1) {
-				return math.Inf(-1) // not this model
-			}
-			need[row] -= a * lo
-		}
-		switch {
-		case up == lo:
-		case d < 0 && math.IsInf(up, 1):
-			return math.Inf(-1)
-		case d < 0:
-			b += d * (up - lo)
-			if row >= 0 {
-				need[row] -= a * (up - lo)
-			}
-		case row >= 0 && kept[row] == 1:
-			items[row] = append(items[row], item{j, d / a, a * (up - lo)})
-		case row >= 0:
-			items[row] = append(items[row], item{j, d, 1})
-		}
-	}
-	for i, k := range kept {
-		switch k {
-		case 1:
-			rest := need[i]
-			if rest <= 0 {
-				continue
-			}
-			its := items[i]
-			slices.SortFunc(its, func(x, y item) int { return cmp.Or(cmp.Compare(x.ratio, y.ratio), cmp.Compare(x.j, y.j)) })
-			for _, it := range its {
-				if rest <= 0 {
-					break
-				}
-				v := min(rest, it.most)
-				b += it.ratio * v
-				rest -= v
-			}
-			if rest > 1e-9*max(1, math.Abs(p.RowLower[i])) {
-				return math.Inf(-1)
-			}
-		case 2:
-			if need[i] <= 0 {
-				continue // a run's negative reduced cost already counted (bound only lower)
-			}
-			best := math.Inf(1)
-			for _, it := range items[i] {
-				best = min(best, it.ratio)
-			}
-			if math.IsInf(best, 1) {
-				return math.Inf(-1)
-			}
-			b += best
-		}
-	}
-	return b
 }

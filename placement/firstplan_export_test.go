@@ -153,3 +153,34 @@ func PriceBounds(p Problem) (price, relax []float64, err error) {
 	}
 	return price, relax, nil
 }
+
+// AscentBounds returns, for each pool of p with integers whose LP
+// relaxation is solved, priceBound, ascendPrices's bound from it towards
+// target, the cost of the pool's greedy plan (no deadline; +Inf without a
+// plan: no ascent), and the relaxation's optimum.
+func AscentBounds(p Problem) (price, ascent, target, relax []float64, err error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	for _, pl := range in.pools() {
+		pm, err := in.model(pl)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		r := *pm.prob
+		r.Integer = nil
+		res, err := lp.Solve(context.Background(), &r, lp.Options{})
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		if res.Status != lp.Optimal {
+			continue
+		}
+		b, grouped := pm.pricedBase(in)
+		_, t := pm.greedyPlan(in, nil)
+		price, target, relax = append(price, b), append(target, t), append(relax, res.Objective)
+		ascent = append(ascent, pm.ascendPrices(context.Background(), in, grouped, b, t, nil))
+	}
+	return price, ascent, target, relax, nil
+}

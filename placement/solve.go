@@ -333,14 +333,23 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 		}
 	}
 	// cbound is the best bound known before the relaxation: the priced
-	// one (firstplan.go), which needs no LP, or a large model's early
-	// bound, the relaxation of its coarse model (coarse.go), a fraction of
-	// its size.
+	// one (firstplan.go), which needs no LP, raised on a large model by
+	// better prices (pricer.go), or a large model's early bound, the
+	// relaxation of its coarse model (coarse.go), a fraction of its size.
 	cbound := math.Inf(-1)
-	if ints > 0 {
-		cbound = pm.priceBound(in)
-	}
 	coarse := ints > 0 && p.NumCols() >= coarseMinCols
+	if ints > 0 {
+		var grouped bool
+		cbound, grouped = pm.pricedBase(in)
+		// A model whose relaxation takes a while gets better prices first,
+		// towards the first plan's cost.
+		if coarse && !math.IsInf(hinc, 1) {
+			box := boxBound(p)
+			cbound = pm.ascendPrices(ctx, in, grouped, cbound, hinc, func(b float64) {
+				st.report(min(max(b, box), hinc), hinc)
+			})
+		}
+	}
 	// While an LP is solved before the relaxation's optimum is known, the
 	// pool reports the best bound known (the simplex's objective on the way
 	// is none; sifting's Lagrangian bounds are, of the coarse relaxation or
