@@ -360,10 +360,10 @@
 // columns. On a model of 100 000 columns or more those prices, and a
 // price of every other row of the form Σ a·x ≤ u (stock, a job's width,
 // a spot share, the budget), are then raised by projected subgradient
-// steps towards the first plan's cost (at most forty, and a quarter of the
-// time left to a deadline), the best bound reported as it rises: the
-// even prices charge a node's cost to every hour, where the relaxation
-// charges the hours when services peak together. Such a model then
+// steps towards the first plan's cost (at most forty), the best bound
+// reported as it rises: the even prices charge a node's cost to every
+// hour, where the relaxation charges the hours when services peak
+// together. Such a model then
 // solves the relaxation of its coarse model — the slices of each stretch
 // that its jobs weigh alike, sorted by the services' total demand, merged
 // up to seven at a time at their mean demand and least repetitions, which

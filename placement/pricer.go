@@ -5,7 +5,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/gputco/gputco/placement/lp"
 )
@@ -33,9 +32,6 @@ const (
 	ascentStall   = 3    // steps without a better bound before the step is halved
 	ascentHalving = 5    // halvings before it stops
 	ascentMinRise = 1e-5 // a better bound is better by this much (relative)
-	// ascentShare is the most of the time left to a deadline that the
-	// steps take, as far as it can tell before each step.
-	ascentShare = 0.25
 )
 
 // ascendPrices returns a bound of pm's optimum at least b0, priceBound's
@@ -43,10 +39,11 @@ const (
 // of the rows priceBound leaves out or prices, towards target (a plan's
 // cost: no bound is above it). It stops after ascentSteps steps, when the
 // step has been halved ascentHalving times, when the bound is within
-// 1e-6 of target, when ctx ends, or before a step that would take the
-// steps past ascentShare of the time left to ctx's deadline. Without a
-// deadline the steps and the bound do not depend on time. report, if not
-// nil, is called with each better bound.
+// 1e-6 of target, or when ctx ends; the steps and the bound do not depend
+// on time otherwise. (A deadline does not cut the steps short: on the
+// models that take them, the relaxation's bound comes minutes later, and
+// a short limit's plan is the first plan with the best bound known.)
+// report, if not nil, is called with each better bound.
 func (pm *poolModel) ascendPrices(ctx context.Context, in *instance, grouped bool, b0, target float64, report func(float64)) float64 {
 	p := pm.prob
 	m, n := p.NumRows(), p.NumCols()
@@ -111,9 +108,6 @@ func (pm *poolModel) ascendPrices(ctx context.Context, in *instance, grouped boo
 		}
 	}
 	pr := pm.newPricer()
-	deadline, limited := ctx.Deadline()
-	start := time.Now()
-	budget := ascentShare * time.Until(deadline).Seconds()
 	best := b0
 	x := make([]float64, n)
 	use := make([]float64, m)
@@ -122,12 +116,6 @@ func (pm *poolModel) ascendPrices(ctx context.Context, in *instance, grouped boo
 	for step := 0; step < ascentSteps; step++ {
 		if ctx.Err() != nil {
 			break
-		}
-		if limited && step > 0 {
-			spent := time.Since(start).Seconds()
-			if spent*float64(step+1)/float64(step) > budget {
-				break // the next step would take the steps past their share
-			}
 		}
 		// The step from the current prices' point.
 		clear(x)
