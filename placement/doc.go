@@ -357,22 +357,22 @@
 // covers (no node is worth more than it costs), each placement's link row
 // at its one-off cost (every use pays its share of it, as in the
 // relaxation), each demand, work and gang row met by its cheapest
-// columns. On a model of 100 000 columns or more those prices, and a
-// price of every other row of the form Σ a·x ≤ u (stock, a job's width,
-// a spot share, the budget), are then raised by projected subgradient
-// steps towards the first plan's cost (at most forty), the best bound
-// reported as it rises: the even prices charge a node's cost to every
-// hour, where the relaxation charges the hours when services peak
-// together. Such a model then
-// solves the relaxation of its coarse model — the slices of each stretch
-// that its jobs weigh alike, sorted by the services' total demand, merged
-// up to seven at a time at their mean demand and least repetitions, which
-// every plan of the model averages into at no higher cost — for a lower
-// bound known early, and a second greedy plan holds that relaxation's
-// commitments rounded up. A wide
-// model (200 000 columns or more, twelve times as many as rows: a
-// service's use of every compatible offer in every slice class, few of
-// them used) has its relaxation, and its coarse model's, sifted: the
+// columns. A model of 100 000 columns or more with a first plan takes
+// its coarse model's bound instead (below), those prices and a price of
+// every other row of the form Σ a·x ≤ u (stock, a job's width, a spot
+// share, the budget) raised by projected subgradient steps towards the
+// first plan's cost (at most a hundred), the best bound reported as it
+// rises: the even prices charge a node's cost to every hour, where the
+// relaxation charges the hours when services peak together. Such a model
+// then solves the relaxation of its coarse model — the slices of each
+// stretch that its jobs weigh alike, sorted by the services' total
+// demand, merged up to seven at a time at their mean demand and least
+// repetitions, which every plan of the model averages into at no higher
+// cost — for a lower bound known early, and a second greedy plan holds
+// that relaxation's commitments rounded up. A wide model (200 000 columns
+// or more, twelve times as many as rows: a service's use of every
+// compatible offer in every slice class, few of them used) has its
+// relaxation, and its coarse model's, sifted: the
 // simplex solves the LP restricted to the columns its greedy plan uses
 // (and every integer column), the whole model's columns are priced with
 // the restriction's row duals, and those of negative reduced cost join

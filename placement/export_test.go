@@ -3,6 +3,7 @@ package placement
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/gputco/gputco/placement/lp"
@@ -144,7 +145,7 @@ func CoarseBound(p Problem, sifted bool) (float64, error) {
 	}
 	in.siftAll = sifted
 	st := &solveState{in: in, start: time.Now()}
-	b, _ := st.coarseBound(context.Background(), in.pools()[0], nil)
+	b, _ := st.coarseBound(context.Background(), in.pools()[0], math.Inf(1), nil)
 	return b, nil
 }
 

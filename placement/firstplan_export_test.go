@@ -3,6 +3,7 @@ package placement
 import (
 	"context"
 	"github.com/gputco/gputco/placement/lp"
+	"math"
 	"time"
 )
 
@@ -52,7 +53,7 @@ func GreedyPlans(p Problem) (models []*lp.Problem, points [][]float64, objs []fl
 		}
 		x, obj := pm.greedyPlan(in, nil)
 		models, points, objs = append(models, pm.prob), append(points, x), append(objs, obj)
-		if _, hint := st.coarseBound(context.Background(), pl, nil); hint != nil {
+		if _, hint := st.coarseBound(context.Background(), pl, math.Inf(1), nil); hint != nil {
 			x, obj := pm.greedyPlan(in, hint)
 			models, points, objs = append(models, pm.prob), append(points, x), append(objs, obj)
 		}
@@ -183,4 +184,47 @@ func AscentBounds(p Problem) (price, ascent, target, relax []float64, err error)
 		ascent = append(ascent, pm.ascendPrices(context.Background(), in, grouped, b, t, nil))
 	}
 	return price, ascent, target, relax, nil
+}
+
+// CoarseAscents returns, for each pool of p with a coarse model and a
+// greedy plan, the coarse model's priced bound, its bound raised by
+// ascendPrices towards the greedy plan's cost (as coarseBound raises it),
+// and the optimum of the model's own LP relaxation.
+func CoarseAscents(p Problem) (price, ascent, relax []float64, err error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx := context.Background()
+	for _, pl := range in.pools() {
+		cp := in.coarse(pl)
+		if cp == nil {
+			continue
+		}
+		cm, err := cp.model(pl)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		fm, err := in.model(pl)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		_, target := fm.greedyPlan(in, nil)
+		if math.IsInf(target, 1) {
+			continue
+		}
+		r := *fm.prob
+		r.Integer = nil
+		fr, err := lp.Solve(ctx, &r, lp.Options{})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if fr.Status != lp.Optimal {
+			continue
+		}
+		b, grouped := cm.pricedBase(cp)
+		price, relax = append(price, b), append(relax, fr.Objective)
+		ascent = append(ascent, cm.ascendPrices(ctx, cp, grouped, b, target, nil))
+	}
+	return price, ascent, relax, nil
 }

@@ -22,13 +22,15 @@ import (
 // cost, halved when the bound stops rising): the bound's point x uses
 // row r by g_r = Σ a_j·x_j − u_r, and the prices move by g, then back
 // within what keeps the columns without an upper bound at a reduced cost
-// ≥ 0. On PortfolioL, whose relaxation takes minutes, it raises the
-// bound from 94.7 to 127.2 million in forty steps of about 0.6 s (its
-// first plan: 128.2 million).
+// ≥ 0. Solve takes the steps on a large model's coarse model (coarse.go),
+// whose relaxation is a relaxation of the model's, where a step takes a
+// fraction of the time: on PortfolioL, whose relaxations take minutes,
+// the bound rises from 94.7 million (priceBound of the model) to 127.4
+// million in some fifty steps of 0.1 s (its first plan: 128.2 million).
 
 // Limits of ascendPrices.
 const (
-	ascentSteps   = 40   // the most steps
+	ascentSteps   = 100  // the most steps
 	ascentStall   = 3    // steps without a better bound before the step is halved
 	ascentHalving = 5    // halvings before it stops
 	ascentMinRise = 1e-5 // a better bound is better by this much (relative)

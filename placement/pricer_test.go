@@ -73,3 +73,38 @@ func TestAscentRaises(t *testing.T) {
 		t.Errorf("in %d pools the ascent closes %.1f %% of the distance, want at least 40 %% in 3 or more", ran, 100*closed/open)
 	}
 }
+
+// TestCoarseAscentBound: Solve raises the prices of a large model's coarse
+// model (coarseBound); that bound is one of the model's — never above its
+// own relaxation's optimum (an independent solve) — and it rises.
+func TestCoarseAscentBound(t *testing.T) {
+	t.Parallel() // CPU-bound: runs beside the other long tests of the package
+	seeds := []uint64{0, 1, 2, 3}
+	if testing.Short() {
+		seeds = []uint64{1} // the smallest (see TestCoarseRelaxes)
+	}
+	pools, rose := 0, 0
+	for _, seed := range seeds {
+		p := timePortfolio(seed+1, 3, 1, 1, 4, 12, provider.Year, 3*provider.Month, seed%2 == 1)
+		price, ascent, relax, err := placement.CoarseAscents(p)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		for i := range price {
+			pools++
+			t.Logf("seed %d pool %d: coarse priced %.2f, ascended %.2f; the model's relaxation %.2f", seed, i, price[i], ascent[i], relax[i])
+			if ascent[i] > relax[i]+1e-7*max(1, math.Abs(relax[i])) {
+				t.Errorf("seed %d pool %d: the coarse model's ascended bound %v above the model's relaxation %v", seed, i, ascent[i], relax[i])
+			}
+			if ascent[i] < price[i] {
+				t.Errorf("seed %d pool %d: ascended %v below the priced bound %v", seed, i, ascent[i], price[i])
+			}
+			if ascent[i] > price[i] {
+				rose++
+			}
+		}
+	}
+	if pools == 0 || rose == 0 {
+		t.Errorf("%d pools, the bound rose in %d: the cases do not test the ascent", pools, rose)
+	}
+}

@@ -333,22 +333,16 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 		}
 	}
 	// cbound is the best bound known before the relaxation: the priced
-	// one (firstplan.go), which needs no LP, raised on a large model by
-	// better prices (pricer.go), or a large model's early bound, the
-	// relaxation of its coarse model (coarse.go), a fraction of its size.
+	// one (firstplan.go), which needs no LP, or a large model's early
+	// bounds, of its coarse model (coarse.go), a fraction of its size:
+	// the priced one raised by better prices (pricer.go), then its
+	// relaxation.
 	cbound := math.Inf(-1)
 	coarse := ints > 0 && p.NumCols() >= coarseMinCols
-	if ints > 0 {
-		var grouped bool
-		cbound, grouped = pm.pricedBase(in)
-		// A model whose relaxation takes a while gets better prices first,
-		// towards the first plan's cost.
-		if coarse && !math.IsInf(hinc, 1) {
-			box := boxBound(p)
-			cbound = pm.ascendPrices(ctx, in, grouped, cbound, hinc, func(b float64) {
-				st.report(min(max(b, box), hinc), hinc)
-			})
-		}
+	if ints > 0 && (!coarse || math.IsInf(hinc, 1)) {
+		// (A large model with a first plan has its coarse model's prices
+		// raised instead, coarseBound: the bound is better and sooner.)
+		cbound = pm.priceBound(in)
 	}
 	// While an LP is solved before the relaxation's optimum is known, the
 	// pool reports the best bound known (the simplex's objective on the way
@@ -373,7 +367,7 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	if coarse && ctx.Err() == nil {
 		var hint *coarseHint
 		var cb float64
-		cb, hint = st.coarseBound(ctx, pl, early)
+		cb, hint = st.coarseBound(ctx, pl, hinc, early)
 		cbound = max(cbound, cb)
 		// The coarse relaxation's commitments, rounded, held by a greedy plan
 		// that prefers the pairs the relaxation uses.
@@ -581,21 +575,43 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 
 // coarseBound is the optimum of the LP relaxation of pool pl's coarse model
 // (coarse.go), or when that was sifted a bound of it within coarseSiftGap:
-// a lower bound of the pool's optimum; −Inf when there is no coarse model
-// or its relaxation is not solved, unless sifting reached a finite
-// Lagrangian bound first (its best is then returned). With the
-// relaxation's point (the restricted optimum's, when sifting stopped
-// early) as a hint for greedyPlan (nil with no bound). progress is called
-// now and then while the relaxation is solved, with sifting's bounds.
-func (st *solveState) coarseBound(ctx context.Context, pl pool, progress func(lp.Progress)) (float64, *coarseHint) {
+// a lower bound of the pool's optimum; when there is no coarse model or
+// its relaxation is not solved, the best bound found on the way (the
+// price ascent's towards target, a plan's cost, +Inf for none; sifting's
+// Lagrangian bounds), −Inf for none. With the relaxation's point (the
+// restricted optimum's, when sifting stopped early) as a hint for
+// greedyPlan (nil with no bound). progress is called now and then, with
+// the ascent's and sifting's bounds, while the relaxation is solved.
+func (st *solveState) coarseBound(ctx context.Context, pl pool, target float64, progress func(lp.Progress)) (float64, *coarseHint) {
+	// Before any LP, priceBound's prices raised towards target, the first
+	// plan's cost (pricer.go), reported as progress: of the coarse model,
+	// whose steps take a fraction of the time, or, without one, of the
+	// model itself. (The coarse relaxation is a relaxation of the model's.)
+	ab := math.Inf(-1)
+	ascend := func(in *instance, pm *poolModel) {
+		if math.IsInf(target, 1) || ctx.Err() != nil {
+			return
+		}
+		b, grouped := pm.pricedBase(in)
+		ab = pm.ascendPrices(ctx, in, grouped, b, target, func(b float64) {
+			if progress != nil {
+				progress(lp.Progress{Bound: b})
+			}
+		})
+	}
 	cp := st.in.coarse(pl)
-	if cp == nil {
-		return math.Inf(-1), nil
+	var cm *poolModel
+	if cp != nil {
+		var err error
+		if cm, err = cp.model(pl); err != nil {
+			cm = nil
+		}
 	}
-	cm, err := cp.model(pl)
-	if err != nil {
-		return math.Inf(-1), nil
+	if cm == nil {
+		ascend(st.in, st.pm)
+		return ab, nil
 	}
+	ascend(cp, cm)
 	relax := *cm.prob
 	relax.Integer = nil
 	// A wide coarse model is sifted from its own greedy plan (sift.go),
@@ -603,7 +619,7 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool, progress func(lp
 	// its point are then the coarse relaxation's bound and hint.
 	var r lp.Result
 	opt := lp.Options{Progress: progress}
-	sb := math.Inf(-1) // sifting's bound, when it stopped short
+	sb := ab // sifting's bound, when it stopped short, or the ascent's
 	if st.in.siftAll || wide(cm.prob) {
 		if cx, _ := cm.greedyPlan(cp, nil); cx != nil {
 			sr := sift(ctx, &relax, cm.prob.Integer, cx, st.in.siftLimit(cm.prob), coarseSiftGap, progress)
@@ -612,9 +628,9 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool, progress func(lp
 			if sr.basis == nil && sr.within(coarseSiftGap) {
 				r = lp.Result{Status: lp.Optimal, Objective: sr.bound, X: sr.x}
 			} else if ctx.Err() != nil {
-				return sr.bound, nil // the best Lagrangian bound of its rounds, if any
+				return max(ab, sr.bound), nil // the best Lagrangian bound of its rounds, if any
 			}
-			sb = sr.bound
+			sb = max(ab, sr.bound)
 		}
 	}
 	if r.X == nil {
