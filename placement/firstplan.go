@@ -620,26 +620,18 @@ func (pm *poolModel) priceBound(in *instance) float64 {
 // pricedBase is priceBound and whether it prices the link rows of groups
 // of shared uses (pricedAt's grouped).
 func (pm *poolModel) pricedBase(in *instance) (float64, bool) {
-	if b := pm.pricedAt(in, true, nil, nil); !math.IsInf(b, -1) {
+	if b := pm.pricedAt(in, true); !math.IsInf(b, -1) {
 		return b, true
 	}
-	return pm.pricedAt(in, false, nil, nil), false
+	return pm.pricedAt(in, false), false
 }
 
 // pricedAt is priceBound, the link rows of groups of shared uses priced
-// or not (grouped). With prices, it takes the rows' prices from them
-// instead (every price of a row that is not ≤ must be 0, and every other
-// price ≥ 0: ascendPrices); with x, it sets x to the columns' values at
-// the bound (the relaxation's point: each column at the bound of least
-// cost, the kept rows met at least cost), which must be zero on entry.
-func (pm *poolModel) pricedAt(in *instance, grouped bool, prices, x []float64) float64 {
+// or not (grouped), evaluated by a pricer (pricer.go).
+func (pm *poolModel) pricedAt(in *instance, grouped bool) float64 {
 	p := pm.prob
 	price := make([]float64, p.NumRows()) // π of each capacity row priced
-	if prices != nil {
-		copy(price, prices)
-	} else {
-		pm.capacityPrices(in, price)
-	}
+	pm.capacityPrices(in, price)
 	// A placement's link row (its use over the horizon, scaled, at most its
 	// binary y) priced at y's one-off cost: y's reduced cost stays ≥ 0 and
 	// every use pays its share of the one-off cost, as the relaxation does
@@ -649,12 +641,19 @@ func (pm *poolModel) pricedAt(in *instance, grouped bool, prices, x []float64) f
 	// (a group of shared uses) their columns may price below 0: counted at
 	// their upper bounds, or, unbounded, making the bound −Inf, when the
 	// bound is taken again with those rows left out (grouped false).
+	pm.linkPrices(price, grouped)
+	return pm.newPricer().bound(price, nil)
+}
+
+// linkPrices sets the prices of the placements' link rows that pricedAt
+// takes in price.
+func (pm *poolModel) linkPrices(price []float64, grouped bool) {
+	p := pm.prob
 	for q, r := range pm.linkRow {
-		if y := pm.yCol[q]; y >= 0 && p.Cost[y] > 0 && (grouped || len(pm.groups[q]) <= 1) && prices == nil {
+		if y := pm.yCol[q]; y >= 0 && p.Cost[y] > 0 && (grouped || len(pm.groups[q]) <= 1) {
 			price[r] = p.Cost[y] * (1 - 1e-9)
 		}
 	}
-	return pm.newPricer().bound(price, x)
 }
 
 // capacityPrices sets the prices of the capacity rows of committed offers

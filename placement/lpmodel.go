@@ -569,7 +569,8 @@ func grown[T any](s []T) []T {
 	return slices.Grow(s, max(len(s), 16))
 }
 
-// add appends the entry (j, v); j is below maxBuilderCols (addCol).
+// add appends the entry (j, v). (Problem refuses a builder of more than
+// maxBuilderCols columns, whose entries this would not hold.)
 func (b *colBuilder) add(j int, v float64) {
 	last := len(b.eCol) - 1
 	if last < 0 || len(b.eCol[last]) == cap(b.eCol[last]) {

@@ -80,11 +80,7 @@ func (pm *poolModel) ascendPrices(ctx context.Context, in *instance, grouped boo
 	// The start: priceBound's prices.
 	price := make([]float64, m)
 	pm.capacityPrices(in, price)
-	for q, r := range pm.linkRow {
-		if y := pm.yCol[q]; y >= 0 && p.Cost[y] > 0 && (grouped || len(pm.groups[q]) <= 1) && priced[r] {
-			price[r] = p.Cost[y] * (1 - 1e-9)
-		}
-	}
+	pm.linkPrices(price, grouped)
 	// The columns without an upper bound that have a negative entry in a
 	// priced row: their reduced cost c_j + Σ π_r·a_rj must stay ≥ 0.
 	type hold struct {
