@@ -339,7 +339,8 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	// relaxation.
 	cbound := math.Inf(-1)
 	coarse := ints > 0 && p.NumCols() >= coarseMinCols
-	if ints > 0 && (!coarse || math.IsInf(hinc, 1)) {
+	priced := ints > 0 && (!coarse || math.IsInf(hinc, 1))
+	if priced {
 		// (A large model with a first plan has its coarse model's prices
 		// raised instead, coarseBound: the bound is better and sooner.)
 		cbound = pm.priceBound(in)
@@ -364,6 +365,9 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	// allow are the pairs the polish of the first plan may use besides its
 	// own: those of the other greedy plan and of the coarse relaxation.
 	allow := map[int]bool{}
+	if coarse && ctx.Err() != nil && !priced {
+		cbound = pm.priceBound(in) // no time left for the coarse model's
+	}
 	if coarse && ctx.Err() == nil {
 		var hint *coarseHint
 		var cb float64
@@ -589,9 +593,10 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool, target float64, 
 	// model itself. (The coarse relaxation is a relaxation of the model's.)
 	ab := math.Inf(-1)
 	ascend := func(in *instance, pm *poolModel) {
-		if math.IsInf(target, 1) || ctx.Err() != nil {
-			return
+		if math.IsInf(target, 1) {
+			return // (no plan: solveMILP took the model's own priced bound)
 		}
+		// (b itself when ctx has ended: the priced bound still counts.)
 		b, grouped := pm.pricedBase(in)
 		ab = pm.ascendPrices(ctx, in, grouped, b, target, func(b float64) {
 			if progress != nil {
