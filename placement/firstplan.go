@@ -629,31 +629,31 @@ func (pm *poolModel) pricedBase(in *instance) (float64, bool) {
 // pricedAt is priceBound, the link rows of groups of shared uses priced
 // or not (grouped), evaluated by a pricer (pricer.go).
 func (pm *poolModel) pricedAt(in *instance, grouped bool) float64 {
-	p := pm.prob
-	price := make([]float64, p.NumRows()) // π of each capacity row priced
-	pm.capacityPrices(in, price)
-	// A placement's link row (its use over the horizon, scaled, at most its
-	// binary y) priced at y's one-off cost: y's reduced cost stays ≥ 0 and
-	// every use pays its share of the one-off cost, as the relaxation does
-	// (on PortfolioM this is the gap between the relaxation and the bound
-	// without it: 27 818 202 against 26 869 825, the relaxation 27 819 953).
-	// Where other pairs' hours enter the row with a negative coefficient
-	// (a group of shared uses) their columns may price below 0: counted at
-	// their upper bounds, or, unbounded, making the bound −Inf, when the
-	// bound is taken again with those rows left out (grouped false).
-	pm.linkPrices(price, grouped)
-	return pm.newPricer().bound(price, nil)
+	return pm.newPricer().bound(pm.prices(in, grouped), nil)
 }
 
-// linkPrices sets the prices of the placements' link rows that pricedAt
-// takes in price.
-func (pm *poolModel) linkPrices(price []float64, grouped bool) {
+// prices are pricedAt's prices of the rows, by row: the capacity rows of
+// committed offers (capacityPrices) and the placements' link rows.
+//
+// A placement's link row (its use over the horizon, scaled, at most its
+// binary y) is priced at y's one-off cost: y's reduced cost stays ≥ 0 and
+// every use pays its share of the one-off cost, as the relaxation does
+// (on PortfolioM this is the gap between the relaxation and the bound
+// without it: 27 818 202 against 26 869 825, the relaxation 27 819 953).
+// Where other pairs' hours enter the row with a negative coefficient (a
+// group of shared uses) their columns may price below 0: counted at their
+// upper bounds, or, unbounded, making the bound −Inf, when the bound is
+// taken again with those rows left out (grouped false).
+func (pm *poolModel) prices(in *instance, grouped bool) []float64 {
 	p := pm.prob
+	price := make([]float64, p.NumRows())
+	pm.capacityPrices(in, price)
 	for q, r := range pm.linkRow {
 		if y := pm.yCol[q]; y >= 0 && p.Cost[y] > 0 && (grouped || len(pm.groups[q]) <= 1) {
 			price[r] = p.Cost[y] * (1 - 1e-9)
 		}
 	}
+	return price
 }
 
 // capacityPrices sets the prices of the capacity rows of committed offers

@@ -61,6 +61,21 @@ func GreedyPlans(p Problem) (models []*lp.Problem, points [][]float64, objs []fl
 	return models, points, objs, nil
 }
 
+// coarseModels returns pool pl's coarse instance and model and its own
+// model, or a nil instance when it has no coarse model.
+func coarseModels(in *instance, pl pool) (cp *instance, cm, fm *poolModel, err error) {
+	if cp = in.coarse(pl); cp == nil {
+		return nil, nil, nil, nil
+	}
+	if cm, err = cp.model(pl); err != nil {
+		return nil, nil, nil, err
+	}
+	if fm, err = in.model(pl); err != nil {
+		return nil, nil, nil, err
+	}
+	return cp, cm, fm, nil
+}
+
 // CoarseOptima returns, for each pool of p whose coarse relaxation merges
 // slices, the optimum of that relaxation's MILP and of the pool's own
 // model (both by lp.Solve to a gap of 1e-9), and the columns of each.
@@ -71,17 +86,12 @@ func CoarseOptima(p Problem) (coarse, full []float64, coarseCols, fullCols []int
 	}
 	ctx := context.Background()
 	for _, pl := range in.pools() {
-		cp := in.coarse(pl)
+		cp, cm, fm, err := coarseModels(in, pl)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
 		if cp == nil {
 			continue
-		}
-		cm, err := cp.model(pl)
-		if err != nil {
-			return nil, nil, nil, nil, err
-		}
-		fm, err := in.model(pl)
-		if err != nil {
-			return nil, nil, nil, nil, err
 		}
 		cr, err := lp.Solve(ctx, cm.prob, lp.Options{Gap: 1e-9})
 		if err != nil {
@@ -197,17 +207,12 @@ func CoarseAscents(p Problem) (price, ascent, relax []float64, err error) {
 	}
 	ctx := context.Background()
 	for _, pl := range in.pools() {
-		cp := in.coarse(pl)
+		cp, cm, fm, err := coarseModels(in, pl)
+		if err != nil {
+			return nil, nil, nil, err
+		}
 		if cp == nil {
 			continue
-		}
-		cm, err := cp.model(pl)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		fm, err := in.model(pl)
-		if err != nil {
-			return nil, nil, nil, err
 		}
 		_, target := fm.greedyPlan(in, nil)
 		if math.IsInf(target, 1) {

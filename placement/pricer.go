@@ -52,35 +52,18 @@ func (pm *poolModel) ascendPrices(ctx context.Context, in *instance, grouped boo
 	if math.IsInf(b0, 0) || math.IsNaN(b0) || !(target > b0) || math.IsInf(target, 0) {
 		return b0
 	}
+	pr := pm.newPricer()
 	// The rows priced: every ≤ row but the kept ones (demand, work, gang
 	// runs), which the bound meets at least cost.
 	priced := make([]bool, m)
-	for i := range m {
-		priced[i] = math.IsInf(p.RowLower[i], -1) && !math.IsInf(p.RowUpper[i], 1)
-	}
-	for _, rows := range pm.demandRow {
-		for _, r := range rows {
-			if r >= 0 {
-				priced[r] = false
-			}
-		}
-	}
-	for _, r := range pm.workRow {
-		priced[r] = false
-	}
-	for _, r := range pm.gangRow {
-		priced[r] = false
-	}
 	var rows []int
 	for i := range m {
+		priced[i] = pr.kept[i] == 0 && math.IsInf(p.RowLower[i], -1) && !math.IsInf(p.RowUpper[i], 1)
 		if priced[i] {
 			rows = append(rows, i)
 		}
 	}
-	// The start: priceBound's prices.
-	price := make([]float64, m)
-	pm.capacityPrices(in, price)
-	pm.linkPrices(price, grouped)
+	price := pm.prices(in, grouped) // the start: priceBound's
 	// The columns without an upper bound that have a negative entry in a
 	// priced row: their reduced cost c_j + Σ π_r·a_rj must stay ≥ 0.
 	type hold struct {
@@ -105,7 +88,6 @@ func (pm *poolModel) ascendPrices(ctx context.Context, in *instance, grouped boo
 			holds = append(holds, h)
 		}
 	}
-	pr := pm.newPricer()
 	best := b0
 	x := make([]float64, n)
 	use := make([]float64, m)
