@@ -149,23 +149,34 @@ func CoarseBound(p Problem, sifted bool) (float64, error) {
 	return b, nil
 }
 
+// SiftStop is where sifting stopped for one gap: the restricted optimum,
+// the bound it ended with, and whether it ended at the relaxation's optimum
+// (with a basis).
+type SiftStop struct {
+	Gap, Obj, Bound float64
+	Optimal         bool
+}
+
 // SiftBound sifts the LP relaxation of the model of p's first pool from
-// its greedy first plan until the Lagrangian bound is within gap of the
-// restricted optimum (gap 0: to the end). It returns the restricted
-// optimum and the bound sifting ended with, whether it ended at the
-// relaxation's optimum (with a basis), and the relaxation's optimum solved
-// whole; ok is false when the pool has no first plan.
-func SiftBound(p Problem, gap float64) (obj, bound float64, optimal bool, whole float64, ok bool, err error) {
+// its greedy first plan, once for each of gaps, until the Lagrangian bound
+// is within the gap of the restricted optimum (gap 0: to the end). It
+// returns where each stopped and the relaxation's optimum solved whole (the
+// model is built and solved whole once); ok is false when the pool has no
+// first plan.
+func SiftBound(p Problem, gaps ...float64) (stops []SiftStop, whole float64, ok bool, err error) {
 	pm, relax, r, x, err := siftSetup(p)
 	if err != nil || r.Status != lp.Optimal {
-		return 0, 0, false, 0, false, fmt.Errorf("relaxation %v: %v", r.Status, err)
+		return nil, 0, false, fmt.Errorf("relaxation %v: %v", r.Status, err)
 	}
 	if x == nil {
-		return 0, 0, false, r.Objective, false, nil
+		return nil, r.Objective, false, nil
 	}
-	sr := sift(context.Background(), relax, pm.prob.Integer, x, relax.NumCols(), gap, nil)
-	if sr.x == nil {
-		return 0, 0, false, r.Objective, false, fmt.Errorf("sift solved no restricted LP in %d rounds", sr.rounds)
+	for _, gap := range gaps {
+		sr := sift(context.Background(), relax, pm.prob.Integer, x, relax.NumCols(), gap, nil)
+		if sr.x == nil {
+			return nil, r.Objective, false, fmt.Errorf("gap %g: sift solved no restricted LP in %d rounds", gap, sr.rounds)
+		}
+		stops = append(stops, SiftStop{Gap: gap, Obj: sr.obj, Bound: sr.bound, Optimal: sr.basis != nil})
 	}
-	return sr.obj, sr.bound, sr.basis != nil, r.Objective, true, nil
+	return stops, r.Objective, true, nil
 }

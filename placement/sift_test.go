@@ -129,14 +129,15 @@ func TestSiftBound(t *testing.T) {
 	t.Parallel() // CPU-bound: runs beside the other long tests of the package
 	early := 0
 	for i, p := range siftCases() {
-		for _, gap := range []float64{0.2, 0.02, 1e-3, 1e-6, 0} {
-			obj, bound, optimal, whole, ok, err := placement.SiftBound(p, gap)
-			if err != nil {
-				t.Fatalf("case %d gap %g: %v", i, gap, err)
-			}
-			if !ok {
-				break
-			}
+		stops, whole, ok, err := placement.SiftBound(p, 0.2, 0.02, 1e-3, 1e-6, 0)
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		if !ok {
+			continue
+		}
+		for _, s := range stops {
+			gap, obj, bound, optimal := s.Gap, s.Obj, s.Bound, s.Optimal
 			tol := 1e-9 * max(1, math.Abs(whole))
 			if obj < whole-tol || bound > whole+tol {
 				t.Errorf("case %d gap %g: restricted optimum %.9g, bound %.9g, the relaxation's optimum %.9g", i, gap, obj, bound, whole)

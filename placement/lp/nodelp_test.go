@@ -162,11 +162,12 @@ func TestMIPBranchUnsolved(t *testing.T) {
 // before it): every node LP must now solve at once, without a retry from
 // scratch and without a node split unsolved; the result is checked as in
 // TestMIPLIB (whose 100 nodes of vpm2 stop far before the failure). About
-// 8 s (24 s on a loaded machine): not in -short mode nor the race pass.
+// 15 s on a quiet machine: not in -short mode nor the race pass.
 func TestVPM2NodeLPsSolve(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("about 8 s; the node LP of the failure is solved by TestVPM2NodeLP")
 	}
+	t.Parallel() // CPU-bound: runs beside the package's other long tests
 	p, err := ReadMPSFile(instancePath("miplib", "vpm2"))
 	if err != nil {
 		t.Fatal(err)
