@@ -124,6 +124,12 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 		}
 	}
 	slices.SortFunc(pl.Stock, func(a, b StockValue) int { return offerRank(in, a.Offer) - offerRank(in, b.Offer) })
+	// ups are the workload and offers used of each assignment, in order.
+	type upsOf struct {
+		w    int
+		used map[int]bool
+	}
+	var ups []upsOf
 	for w := range in.ws {
 		wd := &in.ws[w]
 		if wd.dropped { // in Plan.Unplaced
@@ -164,9 +170,15 @@ func (in *instance) plan(pools []pool, sols []*poolSolution) Plan {
 				}
 			}
 		}
-		a.RunnersUp = in.runnersUp(w, used, a.Cost)
+		ups = append(ups, upsOf{w, used})
 		pl.Assignments = append(pl.Assignments, a)
 	}
+	// Each assignment's runners-up (tco.Evaluate on its cheapest offers
+	// alone), on GOMAXPROCS goroutines: each reads only its workload.
+	inParallel(len(ups), func(i, _ int) {
+		a := &pl.Assignments[i]
+		a.RunnersUp = in.runnersUp(ups[i].w, ups[i].used, a.Cost)
+	})
 	if in.s.overTime {
 		pl.Epochs = in.epochs(uses, held)
 	}

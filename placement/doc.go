@@ -361,7 +361,7 @@
 // its coarse model's bound instead (below), those prices and a price of
 // every other row of the form Σ a·x ≤ u (stock, a job's width, a spot
 // share, the budget) raised by projected subgradient steps towards the
-// first plan's cost (at most a hundred), the best bound reported as it
+// first plan's cost (at most three hundred), the best bound reported as it
 // rises: the even prices charge a node's cost to every hour, where the
 // relaxation charges the hours when services peak together. Such a model
 // then solves the relaxation of its coarse model — the slices of each

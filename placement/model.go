@@ -167,9 +167,18 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 	for i := range offerAt {
 		offerAt[i] = -1
 	}
+	// The workloads' data and terms on every offer, the bulk of the work,
+	// are found a batch at a time on GOMAXPROCS goroutines (each reads
+	// only its workload and the settings); the pairs are then made in
+	// turn.
+	var batch []preparedWorkload
 	for wi, w := range p.Workloads {
+		if wi%prepBatch == 0 {
+			batch = in.prepareBatch(wi, min(len(p.Workloads), wi+prepBatch), preps, perrs, owns)
+		}
 		prep, perr := preps[wi], perrs[wi]
-		wd, excluded, werr := in.workload(wi, w, prep)
+		pw := &batch[wi%prepBatch]
+		wd, excluded, werr := pw.wd, pw.excluded, pw.err
 		if werr != nil {
 			errs = append(errs, werr)
 			continue
@@ -194,37 +203,17 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			return exc
 		}
 		for oi, o := range p.Offers {
-			if !compatible(w, o) {
+			pt := &pw.terms[oi]
+			if pt.incompatible {
 				reqs = append(reqs, struct{ at, offer int }{len(exc), oi})
 				exc = append(exc, tco.Exclusion{Offer: o.ID})
 				continue
 			}
-			// Fit is the solver's question: a service may spread over offers
-			// and a job may run narrower than its gang, so the terms are
-			// those of the offer without its stock limit. A negative limit is
-			// kept: it is invalid, and tco refuses it (the offer excluded).
-			free := o
-			free.Availability.MaxNodes = min(free.Availability.MaxNodes, 0)
-			terms, terr := prep.Terms(free)
-			if terr != nil {
-				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: terr})
+			if pt.err != nil {
+				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: pt.err})
 				continue
 			}
-			if own := owns[wi]; own != nil && !wd.gang {
-				terms = ownHorizon(terms, own, free, s.horizon)
-			} else {
-				terms = perUse(terms, s.horizon) // a short commitment is billed per use
-			}
-			// What tco.Evaluate charges the workload alone on o: the terms
-			// at its own use, before the plan's own view of busy rates and
-			// of a delay it bridges (it ranks the runners-up).
-			aloneCost, aerr := terms.Cost(terms.Own)
-			if wd.service {
-				terms = sharedEgress(busyPerUse(terms, o, s.horizon))
-			}
-			if in.s.overTime {
-				terms = bridgedDelay(terms, w, o.LeadTime())
-			}
+			terms := pt.terms
 			if o.LeadTime() >= in.s.horizon {
 				exc = append(exc, tco.Exclusion{Offer: o.ID, Err: fmt.Errorf("%w: offer %q: lead time %v, horizon %v", ErrLeadTime, o.ID, o.LeadTime(), in.s.horizon)})
 				continue
@@ -238,7 +227,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 				in.os = append(in.os, od)
 			}
 			k := offerAt[oi]
-			pr := pair{w: len(in.ws), k: k, terms: terms, occ: 1, alone: aloneCost, aloneOK: aerr == nil}
+			pr := pair{w: len(in.ws), k: k, terms: terms, occ: 1, alone: pt.alone, aloneOK: pt.aloneOK}
 			if !wd.service {
 				pr.occ = terms.Efficiency
 				pr.rate = terms.SpeedFactor * terms.Efficiency
@@ -365,28 +354,117 @@ func ownHorizon(plan tco.Terms, own *tco.Prepared, o provider.Offer, horizon tim
 // read), so the results are those of preparing the workloads in turn.
 func prepareAll(ws []workload.Workload, a tco.Assumptions) ([]*tco.Prepared, []error) {
 	preps, errs := make([]*tco.Prepared, len(ws)), make([]error, len(ws))
-	workers := min(runtime.GOMAXPROCS(0), len(ws))
-	if workers <= 1 {
-		for i, w := range ws {
-			preps[i], errs[i] = tco.Prepare(w, a)
+	inParallel(len(ws), func(i, _ int) { preps[i], errs[i] = tco.Prepare(ws[i], a) })
+	return preps, errs
+}
+
+// prepBatch is the number of workloads prepareModel prepares at a time
+// (their terms on every offer held at once).
+const prepBatch = 64
+
+// preparedWorkload is a workload's data (in.workload's results) and its
+// terms on each offer of the problem (nil when it has no data or did not
+// prepare).
+type preparedWorkload struct {
+	wd            *wdata
+	excluded, err error
+	terms         []pairTerms
+}
+
+// pairTerms are a workload's terms on an offer as its pair takes them, or
+// why it has none.
+type pairTerms struct {
+	incompatible bool  // the offer does not meet its requirements
+	err          error // tco refused the pair
+	terms        tco.Terms
+	alone        decimal.Decimal // what tco.Evaluate charges it alone there
+	aloneOK      bool
+}
+
+// prepareBatch prepares workloads [from, to) of the problem (preps, perrs:
+// as prepareAll returns them; owns: as prepareOwn does) on up to
+// GOMAXPROCS goroutines: each reads only its own workload and the
+// instance's settings.
+func (in *instance) prepareBatch(from, to int, preps []*tco.Prepared, perrs []error, owns []*tco.Prepared) []preparedWorkload {
+	batch := make([]preparedWorkload, to-from)
+	inParallel(to-from, func(c, _ int) {
+		wi := from + c
+		pw := &batch[c]
+		pw.wd, pw.excluded, pw.err = in.workload(wi, in.p.Workloads[wi], preps[wi])
+		if pw.wd == nil || pw.err != nil || perrs[wi] != nil {
+			return
 		}
-		return preps, errs
+		pw.terms = make([]pairTerms, len(in.p.Offers))
+		for oi, o := range in.p.Offers {
+			pw.terms[oi] = in.pairTerms(pw.wd, preps[wi], owns[wi], o)
+		}
+	})
+	return batch
+}
+
+// pairTerms returns the terms of workload wd (prepared as prep; own: as
+// prepareOwn prepares it, or nil) on offer o, as its pair takes them.
+func (in *instance) pairTerms(wd *wdata, prep, own *tco.Prepared, o provider.Offer) pairTerms {
+	if !compatible(wd.w, o) {
+		return pairTerms{incompatible: true}
+	}
+	// Fit is the solver's question: a service may spread over offers
+	// and a job may run narrower than its gang, so the terms are
+	// those of the offer without its stock limit. A negative limit is
+	// kept: it is invalid, and tco refuses it (the offer excluded).
+	free := o
+	free.Availability.MaxNodes = min(free.Availability.MaxNodes, 0)
+	terms, err := prep.Terms(free)
+	if err != nil {
+		return pairTerms{err: err}
+	}
+	if own != nil && !wd.gang {
+		terms = ownHorizon(terms, own, free, in.s.horizon)
+	} else {
+		terms = perUse(terms, in.s.horizon) // a short commitment is billed per use
+	}
+	// What tco.Evaluate charges the workload alone on o: the terms
+	// at its own use, before the plan's own view of busy rates and
+	// of a delay it bridges (it ranks the runners-up).
+	alone, aerr := terms.Cost(terms.Own)
+	if wd.service {
+		terms = sharedEgress(busyPerUse(terms, o, in.s.horizon))
+	}
+	if in.s.overTime {
+		terms = bridgedDelay(terms, wd.w, o.LeadTime())
+	}
+	return pairTerms{terms: terms, alone: alone, aloneOK: aerr == nil}
+}
+
+// workers is the number of goroutines inParallel runs n tasks on.
+func workers(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n)) }
+
+// inParallel calls f(i, w) for every task i in [0, n) on workers(n)
+// goroutines (w: the goroutine, in [0, workers(n))), all ended when it
+// returns. The tasks are taken in order, each by the first goroutine
+// free.
+func inParallel(n int, f func(i, w int)) {
+	nw := workers(n)
+	if nw <= 1 {
+		for i := range n {
+			f(i, 0)
+		}
+		return
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range workers {
+	for w := range nw {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(ws) {
+				if i >= n {
 					return
 				}
-				preps[i], errs[i] = tco.Prepare(ws[i], a)
+				f(i, w)
 			}
 		})
 	}
 	wg.Wait()
-	return preps, errs
 }
 
 // demandFrom returns when service w's demand first exceeds gpus within the

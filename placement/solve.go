@@ -41,9 +41,12 @@ func Solve(ctx context.Context, p Problem) (Plan, error) {
 	caller := ctx
 	if in.s.TimeLimit > 0 {
 		// The limit counts from Solve's start, as Stats.Elapsed does:
-		// preparing a large problem (its tco terms) takes seconds.
+		// preparing a large problem (its tco terms) takes seconds. The
+		// search stops early enough to write the plan within it (a pass
+		// over the model, as preparing is one over the pairs).
+		reserve := min(time.Since(start)/6, in.s.TimeLimit/10)
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, start.Add(in.s.TimeLimit))
+		ctx, cancel = context.WithDeadline(ctx, start.Add(in.s.TimeLimit-reserve))
 		defer cancel()
 	}
 	// limited solves in within the time limit: reaching the limit (not
@@ -617,6 +620,9 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool, target float64, 
 		return ab, nil
 	}
 	ascend(cp, cm)
+	if ctx.Err() != nil {
+		return ab, nil
+	}
 	relax := *cm.prob
 	relax.Integer = nil
 	// A wide coarse model is sifted from its own greedy plan (sift.go),
