@@ -164,9 +164,10 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 				pm.hCol[q] = b.AddColNamed("h", pr.cost, 0, wd.width*in.jobHours(w, od.from), wd.idx, od.idx)
 				cost(pm.hCol[q], pr.cost)
 			}
+			apart := agg[q] || member[q] // no column per slice
 			for t := range xs {
 				xs[t] = -1
-				if agg[q] || member[q] {
+				if apart {
 					continue
 				}
 				ub := wd.width
@@ -375,6 +376,8 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 	}
 	// A placement's one-off cost is paid when it is used at all: its use
 	// over the horizon is at most its largest possible use times y.
+	var linkCols []int
+	var linkVals []float64
 	for _, w := range pl.ws {
 		wd := &in.ws[w]
 		if wd.gang {
@@ -399,8 +402,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 			if y < 0 {
 				continue
 			}
-			cols := make([]int, 0, len(pm.xCol[q])+2)
-			vals := make([]float64, 0, len(pm.xCol[q])+2)
+			cols, vals := linkCols[:0], linkVals[:0] // (AddRowNamed copies them)
 			big := 0.0
 			if h, ok := pm.hCol[q]; ok {
 				cols, vals = append(cols, h), append(vals, 1)
@@ -433,6 +435,7 @@ func (in *instance) namedModel(pl pool, named bool) (*poolModel, error) {
 				vals[i] /= big
 			}
 			cols, vals = append(cols, y), append(vals, -1)
+			linkCols, linkVals = cols, vals
 			pm.linkRow[q] = b.AddRowNamed("link", math.Inf(-1), 0, cols, vals, wd.idx, in.os[in.pairs[q].k].idx)
 			if z := pm.zCol[in.pairs[q].k]; z >= 0 {
 				b.AddRowNamed("peroffer", math.Inf(-1), 0, []int{y, z}, []float64{1, -1}, wd.idx, in.os[in.pairs[q].k].idx)
@@ -554,6 +557,9 @@ type colBuilder struct {
 	unnamed bool
 	ints    bool
 	one     []float64 // ones, for rows of unit coefficients
+	// fillCols is the fewest columns per goroutine of Problem's fill;
+	// zero means minFillCols. (The tests set it low.)
+	fillCols int
 }
 
 // maxChunk is the most entries of a chunk: the chunks double from 256 up
@@ -586,6 +592,9 @@ func (b *colBuilder) add(j int, v float64) {
 	b.eVal[last] = append(b.eVal[last], v)
 	b.nnz++
 }
+
+// minFillCols is the fewest columns per goroutine of Problem's fill.
+const minFillCols = 1 << 16
 
 // maxBuilderCols is the most columns a colBuilder holds: its entries keep
 // a column in 4 bytes. (A model that wide would need hundreds of
@@ -751,19 +760,33 @@ func (b *colBuilder) Problem() (*lp.Problem, error) {
 	for j := 2; j <= n; j++ {
 		start[j] += start[j-1]
 	}
-	i, e := 0, 0 // entry e is in row i
-	for c, cols := range b.eCol {
-		vals := b.eVal[c]
-		for k, j := range cols {
-			for e >= b.rowStart[i+1] {
-				i++
-			}
-			at := start[j+1]
-			a.Index[at], a.Value[at] = i, vals[k]
-			start[j+1]++
-			e++
-		}
+	// The fill's writes land anywhere in the matrix: they wait on memory,
+	// not on the core. Each goroutine reads every entry and places those
+	// of its own range of columns (each column's in the same order).
+	per := minFillCols
+	if b.fillCols > 0 {
+		per = b.fillCols
 	}
+	parts := workers(n / per)
+	inParallel(parts, func(part, _ int) {
+		lo, hi := int32(n*part/parts), int32(n*(part+1)/parts)
+		i, e := 0, 0 // entry e is in row i
+		for c, cols := range b.eCol {
+			vals := b.eVal[c]
+			for k, j := range cols {
+				for e >= b.rowStart[i+1] {
+					i++
+				}
+				e++
+				if j < lo || j >= hi {
+					continue
+				}
+				at := start[j+1]
+				a.Index[at], a.Value[at] = i, vals[k]
+				start[j+1]++
+			}
+		}
+	})
 	p.A = a
 	if err := p.Validate(); err != nil {
 		return nil, err

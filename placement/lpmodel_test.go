@@ -90,10 +90,12 @@ func sameFloats(a, b []float64) bool {
 // propColBuilder: colBuilder gives the naive builder's problem — columns,
 // rows, entries in each column by ascending row, names — or its error, for
 // any sequence of columns and rows (interleaved, named either way, rows
-// with zeros, empty rows, many entries across chunks).
+// with zeros, empty rows, many entries across chunks), its matrix filled
+// by one goroutine or several (a few columns each).
 func propColBuilder(t *rapid.T) {
-	var b colBuilder
-	ub := colBuilder{unnamed: true} // the same without names
+	fill := rapid.IntRange(0, 3).Draw(t, "fillCols")
+	b := colBuilder{fillCols: fill}
+	ub := colBuilder{unnamed: true, fillCols: fill} // the same without names
 	var nb naiveBuilder
 	b.SetName("m")
 	ub.SetName("m")

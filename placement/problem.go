@@ -109,10 +109,10 @@ type Options struct {
 	// first plan when they end (about 1.5 CPU-s for 300 workloads × 150
 	// offers × 168 slices; preparing the costs of 300 workloads whose
 	// demand curves workload samples generically, over three years, takes
-	// seconds more). The search stops before the limit by a sixth of the
-	// time preparing the costs took (at most a tenth of the limit), for
-	// writing the plan (on PortfolioL's 10 million columns, 0.6 s where
-	// preparing takes 4 to 6).
+	// seconds more). The search of a pool stops before the limit by the
+	// time its first plan took and a quarter, for writing the plan (a pass
+	// over the model too: on PortfolioL's 10 million columns, 0.9 s and
+	// 0.6 s).
 	TimeLimit time.Duration
 	// NodeLimit bounds the branch-and-bound nodes of each integer program
 	// Solve runs (one per pool, and for gang jobs the ones that find how

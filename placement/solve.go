@@ -41,12 +41,9 @@ func Solve(ctx context.Context, p Problem) (Plan, error) {
 	caller := ctx
 	if in.s.TimeLimit > 0 {
 		// The limit counts from Solve's start, as Stats.Elapsed does:
-		// preparing a large problem (its tco terms) takes seconds. The
-		// search stops early enough to write the plan within it (a pass
-		// over the model, as preparing is one over the pairs).
-		reserve := min(time.Since(start)/6, in.s.TimeLimit/10)
+		// preparing a large problem (its tco terms) takes seconds.
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, start.Add(in.s.TimeLimit-reserve))
+		ctx, cancel = context.WithDeadline(ctx, start.Add(in.s.TimeLimit))
 		defer cancel()
 	}
 	// limited solves in within the time limit: reaching the limit (not
@@ -330,9 +327,18 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 	var hx []float64
 	hinc := math.Inf(1)
 	if ints > 0 {
+		began := time.Now()
 		hx, hinc = pm.greedyPlan(in, nil)
 		if hx != nil {
 			st.firstPlan()
+			// Writing the plan is a pass over the model, as the first plan
+			// was: the search stops that long (and a quarter) before a
+			// deadline, so that the plan is written within it.
+			if d, ok := ctx.Deadline(); ok {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithDeadline(ctx, d.Add(-time.Since(began)*5/4))
+				defer cancel()
+			}
 		}
 	}
 	// cbound is the best bound known before the relaxation: the priced
