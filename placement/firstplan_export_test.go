@@ -2,9 +2,11 @@ package placement
 
 import (
 	"context"
-	"github.com/gputco/gputco/placement/lp"
 	"math"
+	"slices"
 	"time"
+
+	"github.com/gputco/gputco/placement/lp"
 )
 
 // FirstPlanAtLimit is Solve's plan when its time limit ends as each pool's
@@ -194,6 +196,29 @@ func AscentBounds(p Problem) (price, ascent, target, relax []float64, err error)
 		ascent = append(ascent, pm.ascendPrices(context.Background(), in, grouped, b, t, nil))
 	}
 	return price, ascent, target, relax, nil
+}
+
+// PricedBounds returns, for each pool of p with integers, priceBound's
+// bound (pricer.bound at its prices) and the model's number of columns and
+// rows; no LP is solved.
+func PricedBounds(p Problem) (bound []float64, cols, rows []int, err error) {
+	in, err := prepare(&p)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, pl := range in.pools() {
+		pm, err := in.model(pl)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if !slices.Contains(pm.prob.Integer, true) {
+			continue
+		}
+		b, _ := pm.pricedBase(in)
+		bound = append(bound, b)
+		cols, rows = append(cols, pm.prob.NumCols()), append(rows, pm.prob.NumRows())
+	}
+	return bound, cols, rows, nil
 }
 
 // CoarseAscents returns, for each pool of p with a coarse model and a
