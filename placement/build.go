@@ -232,16 +232,17 @@ func offerRank(in *instance, id string) int {
 func (in *instance) use(q int, u []float64) (*Use, []discounter) {
 	pr := &in.pairs[q]
 	wd, od := &in.ws[pr.w], &in.os[pr.k]
-	us := &Use{Offer: od.o.ID, Tier: tierOf(od), Terms: pr.terms, Cost: decimal.Zero, GPUs: append([]float64(nil), u...)}
+	terms := in.termsOf(q)
+	us := &Use{Offer: od.o.ID, Tier: tierOf(od), Terms: terms, Cost: decimal.Zero, GPUs: append([]float64(nil), u...)}
 	for t, v := range u {
 		us.PeakGPUs = max(us.PeakGPUs, v)
 		us.GPUHours += v * in.hours[t] * wd.reps[t]
 	}
 	us.NodeHours = us.GPUHours * pr.occ / od.gpn
 	nh := decimal.NewFromFloat(us.NodeHours)
-	stretch := in.stretchOf(q)
+	stretch := in.stretchOf(q, terms)
 	var kinds []tco.TermKind
-	for i, l := range pr.terms.Lines {
+	for i, l := range terms.Lines {
 		var amount decimal.Decimal
 		switch l.Kind {
 		case tco.Variable:

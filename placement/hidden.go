@@ -26,13 +26,12 @@ type stretchShare struct {
 // line of tco.Terms.
 var stretchCategories = []provider.Category{provider.Inefficiency, provider.Preemption, provider.Recovery}
 
-// stretchOf returns the split of pair q's variable compute line, nil when
-// the terms have no stretch, more than one variable compute line, or
-// Evaluate's lines do not add up to the line at the workload's own use
-// (then the plan keeps the line whole).
-func (in *instance) stretchOf(q int) *stretchSplit {
+// stretchOf returns the split of pair q's variable compute line (t: its
+// terms, termsOf's), nil when the terms have no stretch, more than one
+// variable compute line, or Evaluate's lines do not add up to the line at
+// the workload's own use (then the plan keeps the line whole).
+func (in *instance) stretchOf(q int, t tco.Terms) *stretchSplit {
 	pr := &in.pairs[q]
-	t := pr.terms
 	if t.Stretch <= 1 || t.Own.NodeHours <= 0 {
 		return nil
 	}

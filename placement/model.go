@@ -72,6 +72,9 @@ type wdata struct {
 	reps  []float64
 	pairs []int
 	prep  *tco.Prepared
+	// base and own are what its pairs' terms are found with (pairTerms;
+	// termsOf finds them again).
+	base, own *tco.Prepared
 	// gang says the job runs on one offer with its GPUs together (planning
 	// over time); runs are the ways it may run.
 	gang bool
@@ -227,7 +230,12 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 				in.os = append(in.os, od)
 			}
 			k := offerAt[oi]
-			pr := pair{w: len(in.ws), k: k, terms: terms, occ: 1, alone: pt.alone, aloneOK: pt.aloneOK}
+			// The pair keeps its terms without their lines, which only a plan
+			// that uses it reads (termsOf): they are a few kilobytes a
+			// pair, and most pairs of a large model are not used.
+			lean := terms
+			lean.Lines = nil
+			pr := pair{w: len(in.ws), k: k, terms: lean, occ: 1, alone: pt.alone, aloneOK: pt.aloneOK}
 			if !wd.service {
 				pr.occ = terms.Efficiency
 				pr.rate = terms.SpeedFactor * terms.Efficiency
@@ -267,7 +275,7 @@ func prepareModel(p *Problem, reduce bool) (*instance, error) {
 			in.pairs = in.pairs[:len(in.pairs)-len(wd.pairs)]
 			continue
 		}
-		wd.prep = prep
+		wd.prep, wd.base, wd.own = prep, prep, owns[wi]
 		if owns[wi] != nil && !wd.gang {
 			wd.prep = owns[wi] // alone and runners-up as tco prices it alone
 		}
@@ -434,6 +442,21 @@ func (in *instance) pairTerms(wd *wdata, prep, own *tco.Prepared, o provider.Off
 		terms = bridgedDelay(terms, wd.w, o.LeadTime())
 	}
 	return pairTerms{terms: terms, alone: alone, aloneOK: aerr == nil}
+}
+
+// termsOf returns pair q's terms with their lines, found again as
+// prepareModel found them (the pair keeps them without).
+func (in *instance) termsOf(q int) tco.Terms {
+	pr := &in.pairs[q]
+	if pr.terms.Lines != nil {
+		return pr.terms
+	}
+	wd := &in.ws[pr.w]
+	pt := in.pairTerms(wd, wd.base, wd.own, in.os[pr.k].o)
+	if pt.incompatible || pt.err != nil {
+		return pr.terms // (not so: the pair was made of them)
+	}
+	return pt.terms
 }
 
 // workers is the number of goroutines inParallel runs n tasks on.
