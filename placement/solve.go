@@ -332,11 +332,11 @@ func (st *solveState) solveMILP(ctx context.Context, pl pool) (*poolSolution, er
 		if hx != nil {
 			st.firstPlan()
 			// Writing the plan is a pass over the model, as the first plan
-			// was: the search stops that long (and a quarter) before a
-			// deadline, so that the plan is written within it.
+			// was: the search stops twice that long before a deadline, so
+			// that the plan is written within it.
 			if d, ok := ctx.Deadline(); ok {
 				var cancel context.CancelFunc
-				ctx, cancel = context.WithDeadline(ctx, d.Add(-time.Since(began)*5/4))
+				ctx, cancel = context.WithDeadline(ctx, d.Add(-2*time.Since(began)))
 				defer cancel()
 			}
 		}
