@@ -31,7 +31,11 @@ import (
 // a NoPlan plan with ErrTimeLimit (which wraps context.DeadlineExceeded).
 //
 // Solve is deterministic: the same problem gives the same plan (Stats.Elapsed
-// aside). It does not modify p.
+// aside). It does not modify p. It spreads parts of its work (the costs of
+// every workload on every offer, the model's matrix, the priced bounds of
+// a large model, the runners-up) over up to GOMAXPROCS goroutines, which
+// end before it returns; the plan does not depend on their number (but
+// under a time limit, more of them may reach a better plan in the time).
 func Solve(ctx context.Context, p Problem) (Plan, error) {
 	start := time.Now()
 	in, err := prepare(&p)
