@@ -613,26 +613,22 @@ func (pm *poolModel) usedPairs(x []float64, set map[int]bool) {
 // relaxations a limit does not leave time for; −Inf when some column of
 // negative reduced cost has no upper bound or a row cannot be met.
 func (pm *poolModel) priceBound(in *instance) float64 {
-	b, _ := pm.pricedBase(in)
+	b, _, _ := pm.pricedBase(in)
 	return b
 }
 
-// pricedBase is priceBound and whether it prices the link rows of groups
-// of shared uses (pricedAt's grouped).
-func (pm *poolModel) pricedBase(in *instance) (float64, bool) {
-	if b := pm.pricedAt(in, true); !math.IsInf(b, -1) {
-		return b, true
+// pricedBase is priceBound, whether it prices the link rows of groups of
+// shared uses (prices' grouped: tried first, then without them), and the
+// pricer (pricer.go) that evaluated it, for ascendPrices.
+func (pm *poolModel) pricedBase(in *instance) (float64, bool, *pricer) {
+	pr := pm.newPricer()
+	if b := pr.bound(pm.prices(in, true), nil); !math.IsInf(b, -1) {
+		return b, true, pr
 	}
-	return pm.pricedAt(in, false), false
+	return pr.bound(pm.prices(in, false), nil), false, pr
 }
 
-// pricedAt is priceBound, the link rows of groups of shared uses priced
-// or not (grouped), evaluated by a pricer (pricer.go).
-func (pm *poolModel) pricedAt(in *instance, grouped bool) float64 {
-	return pm.newPricer().bound(pm.prices(in, grouped), nil)
-}
-
-// prices are pricedAt's prices of the rows, by row: the capacity rows of
+// prices are priceBound's prices of the rows, by row: the capacity rows of
 // committed offers (capacityPrices) and the placements' link rows.
 //
 // A placement's link row (its use over the horizon, scaled, at most its

@@ -190,10 +190,10 @@ func AscentBounds(p Problem) (price, ascent, target, relax []float64, err error)
 		if res.Status != lp.Optimal {
 			continue
 		}
-		b, grouped := pm.pricedBase(in)
+		b, grouped, pr := pm.pricedBase(in)
 		_, t := pm.greedyPlan(in, nil)
 		price, target, relax = append(price, b), append(target, t), append(relax, res.Objective)
-		ascent = append(ascent, pm.ascendPrices(context.Background(), in, grouped, b, t, nil))
+		ascent = append(ascent, pm.ascendPrices(context.Background(), in, pr, grouped, b, t, nil))
 	}
 	return price, ascent, target, relax, nil
 }
@@ -214,7 +214,7 @@ func PricedBounds(p Problem) (bound []float64, cols, rows []int, err error) {
 		if !slices.Contains(pm.prob.Integer, true) {
 			continue
 		}
-		b, _ := pm.pricedBase(in)
+		b := pm.priceBound(in)
 		bound = append(bound, b)
 		cols, rows = append(cols, pm.prob.NumCols()), append(rows, pm.prob.NumRows())
 	}
@@ -252,9 +252,9 @@ func CoarseAscents(p Problem) (price, ascent, relax []float64, err error) {
 		if fr.Status != lp.Optimal {
 			continue
 		}
-		b, grouped := cm.pricedBase(cp)
+		b, grouped, pr := cm.pricedBase(cp)
 		price, relax = append(price, b), append(relax, fr.Objective)
-		ascent = append(ascent, cm.ascendPrices(ctx, cp, grouped, b, target, nil))
+		ascent = append(ascent, cm.ascendPrices(ctx, cp, pr, grouped, b, target, nil))
 	}
 	return price, ascent, relax, nil
 }

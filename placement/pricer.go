@@ -39,7 +39,8 @@ const (
 )
 
 // ascendPrices returns a bound of pm's optimum at least b0, priceBound's
-// bound (grouped as pricedBase says), by subgradient steps on the prices
+// bound (grouped and evaluated by pr, as pricedBase returns them), by
+// subgradient steps on the prices
 // of the rows priceBound leaves out or prices, towards target (a plan's
 // cost: no bound is above it). It stops after ascentSteps steps, when the
 // step has been halved ascentHalving times, when the bound is within
@@ -48,13 +49,12 @@ const (
 // models that take them, the relaxation's bound comes minutes later, and
 // a short limit's plan is the first plan with the best bound known.)
 // report, if not nil, is called with each better bound.
-func (pm *poolModel) ascendPrices(ctx context.Context, in *instance, grouped bool, b0, target float64, report func(float64)) float64 {
+func (pm *poolModel) ascendPrices(ctx context.Context, in *instance, pr *pricer, grouped bool, b0, target float64, report func(float64)) float64 {
 	p := pm.prob
 	m, n := p.NumRows(), p.NumCols()
 	if math.IsInf(b0, 0) || math.IsNaN(b0) || !(target > b0) || math.IsInf(target, 0) {
 		return b0
 	}
-	pr := pm.newPricer()
 	// The rows priced: every ≤ row but the kept ones (demand, work, gang
 	// runs), which the bound meets at least cost.
 	priced := make([]bool, m)

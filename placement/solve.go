@@ -610,8 +610,8 @@ func (st *solveState) coarseBound(ctx context.Context, pl pool, target float64, 
 			return // (no plan: solveMILP took the model's own priced bound)
 		}
 		// (b itself when ctx has ended: the priced bound still counts.)
-		b, grouped := pm.pricedBase(in)
-		ab = pm.ascendPrices(ctx, in, grouped, b, target, func(b float64) {
+		b, grouped, pr := pm.pricedBase(in)
+		ab = pm.ascendPrices(ctx, in, pr, grouped, b, target, func(b float64) {
 			if progress != nil {
 				progress(lp.Progress{Bound: b})
 			}
