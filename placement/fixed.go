@@ -97,7 +97,7 @@ func restrict(p *lp.Problem, lo, up []float64) (q *lp.Problem, keep []int, x []f
 		q.Integer = append(q.Integer, isInt)
 		ints = ints || isInt
 		for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
-			q.A.Index = append(q.A.Index, rowAt[p.A.Index[e]])
+			q.A.Index = append(q.A.Index, int32(rowAt[p.A.Index[e]]))
 			q.A.Value = append(q.A.Value, p.A.Value[e])
 		}
 		q.A.Start[c+1] = len(q.A.Index)

@@ -41,7 +41,7 @@ func TestRoundOneRunPerGang(t *testing.T) {
 	for j := range 6 {
 		for i, r := range rows {
 			if r[j] != 0 {
-				p.A.Index, p.A.Value = append(p.A.Index, i), append(p.A.Value, r[j])
+				p.A.Index, p.A.Value = append(p.A.Index, int32(i)), append(p.A.Value, r[j])
 			}
 		}
 		p.A.Start = append(p.A.Start, len(p.A.Index))

@@ -442,9 +442,9 @@ func withDropColumns(pm *poolModel, gangs []int, costs bool, most int) *lp.Probl
 		if p.ColNames != nil {
 			p.ColNames = append(p.ColNames, "u_"+itoa(w))
 		}
-		a.Index, a.Value = append(a.Index, pm.gangRow[w]), append(a.Value, 1)
+		a.Index, a.Value = append(a.Index, int32(pm.gangRow[w])), append(a.Value, 1)
 		if costs {
-			a.Index, a.Value = append(a.Index, m), append(a.Value, 1)
+			a.Index, a.Value = append(a.Index, int32(m)), append(a.Value, 1)
 		}
 		a.Start = append(a.Start, len(a.Index))
 	}

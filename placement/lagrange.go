@@ -50,7 +50,7 @@ func byRows(p *lp.Problem) rowMajor {
 	next := slices.Clone(r.start[:m])
 	for j := range n {
 		for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
-			i := p.A.Index[e]
+			i := int(p.A.Index[e])
 			r.col[next[i]] = int32(j)
 			r.val[next[i]] = p.A.Value[e]
 			next[i]++

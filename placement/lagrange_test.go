@@ -42,7 +42,7 @@ func propLagrange(t *rapid.T) {
 		p.Cost = append(p.Cost, float64(rapid.IntRange(-5, 5).Draw(t, "cost")))
 		for i := range m {
 			if a := small.Draw(t, "a"); a != 0 {
-				p.A.Index, p.A.Value = append(p.A.Index, i), append(p.A.Value, float64(a))
+				p.A.Index, p.A.Value = append(p.A.Index, int32(i)), append(p.A.Value, float64(a))
 			}
 		}
 		p.A.Start[j+1] = len(p.A.Index)

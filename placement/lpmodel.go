@@ -536,15 +536,19 @@ func ones(n int) []float64 {
 // end, so that the problem does not keep the room they grew into; the
 // entries are kept row by row in chunks that are never copied (row i's
 // are entries rowStart[i] to rowStart[i+1]−1, in order), a column as 4
-// bytes; and the names are bytes, one string for all the columns' and one
-// for the rows' made at the end. The entries and the matrix made of them
-// are the largest part of a model (L's 40 million entries: 480 MB, then
-// 640 MB), and they are both held while Problem makes the matrix.
+// bytes and a value as 8 unless every value of its row is 1 (more than
+// half of a model's entries: its rows of capacity, demand, stock); and the
+// names are bytes, one string for all the columns' and one for the rows'
+// made at the end. The entries and the matrix made of them are the largest
+// part of a model (L's 36 million entries: 280 MB, then 440 MB), and they
+// are both held while Problem makes the matrix.
 type colBuilder struct {
 	p        lp.Problem // its columns' and rows' bounds, costs, integrality
 	rowStart []int
-	// eCol and eVal are the entries' columns and values, in chunks of the
-	// same lengths, each chunk full but the last.
+	unit     []bool // unit[i]: every value of row i is 1, and not kept
+	// eCol are the entries' columns, in chunks each full but the last;
+	// eVal the values of the entries of the rows not unit, in order, in
+	// chunks of their own.
 	eCol [][]int32
 	eVal [][]float64
 	nnz  int
@@ -575,22 +579,31 @@ func grown[T any](s []T) []T {
 	return slices.Grow(s, max(len(s), 16))
 }
 
-// add appends the entry (j, v). (Problem refuses a builder of more than
-// maxBuilderCols columns, whose entries this would not hold.)
-func (b *colBuilder) add(j int, v float64) {
-	last := len(b.eCol) - 1
-	if last < 0 || len(b.eCol[last]) == cap(b.eCol[last]) {
+// add appends the entry (j, v), v kept unless its row is unit. (Problem
+// refuses a builder of more than maxBuilderCols columns, whose entries
+// this would not hold.)
+func (b *colBuilder) add(j int, v float64, unit bool) {
+	b.eCol = appendChunked(b.eCol, int32(j))
+	if !unit {
+		b.eVal = appendChunked(b.eVal, v)
+	}
+	b.nnz++
+}
+
+// appendChunked appends v to the last chunk of cs, or to a new chunk when
+// it is full.
+func appendChunked[T any](cs [][]T, v T) [][]T {
+	last := len(cs) - 1
+	if last < 0 || len(cs[last]) == cap(cs[last]) {
 		n := 256
 		if last >= 0 {
-			n = min(2*cap(b.eCol[last]), maxChunk)
+			n = min(2*cap(cs[last]), maxChunk)
 		}
-		b.eCol = append(b.eCol, make([]int32, 0, n))
-		b.eVal = append(b.eVal, make([]float64, 0, n))
+		cs = append(cs, make([]T, 0, n))
 		last++
 	}
-	b.eCol[last] = append(b.eCol[last], int32(j))
-	b.eVal[last] = append(b.eVal[last], v)
-	b.nnz++
+	cs[last] = append(cs[last], v)
+	return cs
 }
 
 // minFillCols is the fewest columns per goroutine of Problem's fill.
@@ -678,9 +691,17 @@ func (b *colBuilder) addRow(lower, upper float64, cols []int, vals []float64) in
 	if b.rowStart == nil {
 		b.rowStart = append(b.rowStart, 0)
 	}
+	unit := true
+	for _, v := range vals {
+		if v != 0 && v != 1 {
+			unit = false
+			break
+		}
+	}
+	b.unit = append(grown(b.unit), unit)
 	for k, j := range cols {
 		if vals[k] != 0 {
-			b.add(j, vals[k])
+			b.add(j, vals[k], unit)
 		}
 	}
 	b.rowStart = append(grown(b.rowStart), b.nnz)
@@ -726,6 +747,9 @@ func (b *colBuilder) Problem() (*lp.Problem, error) {
 	if len(p.Cost) > maxBuilderCols {
 		return nil, fmt.Errorf("%w: %d columns, more than %d", ErrTooLarge, len(p.Cost), maxBuilderCols)
 	}
+	if len(p.RowLower) > lp.MaxRows {
+		return nil, fmt.Errorf("%w: %d rows, more than %d", ErrTooLarge, len(p.RowLower), lp.MaxRows)
+	}
 	if !b.ints {
 		p.Integer = nil
 	}
@@ -745,7 +769,7 @@ func (b *colBuilder) Problem() (*lp.Problem, error) {
 	}
 	n := len(p.Cost)
 	a := lp.Matrix{Rows: len(p.RowLower), Cols: n, Start: make([]int, n+1),
-		Index: make([]int, b.nnz), Value: make([]float64, b.nnz)}
+		Index: make([]int32, b.nnz), Value: make([]float64, b.nnz)}
 	// Start[j+1] first counts the entries of column j−1, then, summed, is
 	// where column j's entries begin; the fill moves it on to where they
 	// end, which is where column j+1's begin: no array of next places.
@@ -770,19 +794,27 @@ func (b *colBuilder) Problem() (*lp.Problem, error) {
 	parts := workers(n / per)
 	inParallel(parts, func(part, _ int) {
 		lo, hi := int32(n*part/parts), int32(n*(part+1)/parts)
-		i, e := 0, 0 // entry e is in row i
-		for c, cols := range b.eCol {
-			vals := b.eVal[c]
-			for k, j := range cols {
+		i, e := 0, 0   // entry e is in row i
+		vc, vk := 0, 0 // the next value kept is b.eVal[vc][vk]
+		for _, cols := range b.eCol {
+			for _, j := range cols {
 				for e >= b.rowStart[i+1] {
 					i++
 				}
 				e++
+				v := 1.0
+				if !b.unit[i] {
+					if vk == len(b.eVal[vc]) {
+						vc, vk = vc+1, 0
+					}
+					v = b.eVal[vc][vk]
+					vk++
+				}
 				if j < lo || j >= hi {
 					continue
 				}
 				at := start[j+1]
-				a.Index[at], a.Value[at] = i, vals[k]
+				a.Index[at], a.Value[at] = int32(i), v
 				start[j+1]++
 			}
 		}

@@ -58,14 +58,14 @@ func (b *naiveBuilder) problem() (*lp.Problem, error) {
 	slices.SortStableFunc(order, func(x, y int) int { return b.cols[x] - b.cols[y] })
 	a := lp.Matrix{Rows: len(p.RowLower), Cols: n, Start: make([]int, n+1)}
 	for _, e := range order {
-		a.Index, a.Value = append(a.Index, b.rows[e]), append(a.Value, b.vals[e])
+		a.Index, a.Value = append(a.Index, int32(b.rows[e])), append(a.Value, b.vals[e])
 		a.Start[b.cols[e]+1]++
 	}
 	for j := range n {
 		a.Start[j+1] += a.Start[j]
 	}
 	if a.Index == nil {
-		a.Index, a.Value = []int{}, []float64{}
+		a.Index, a.Value = []int32{}, []float64{}
 	}
 	p.A = a
 	if err := p.Validate(); err != nil {
@@ -145,6 +145,13 @@ func propColBuilder(t *rapid.T) {
 		vals := make([]float64, k)
 		for i := range vals {
 			vals[i] = val.Draw(t, "value")
+		}
+		if rapid.IntRange(0, 2).Draw(t, "unit") == 0 { // a row whose values are ones and zeros, not kept
+			for i, v := range vals {
+				if v != 0 {
+					vals[i] = 1
+				}
+			}
 		}
 		reps := 1
 		if rapid.IntRange(0, 9).Draw(t, "bulk") == 0 {

@@ -245,7 +245,7 @@ func newFixedLP(ctx context.Context, p *lp.Problem, lo, up []float64) (*fixedLP,
 	live := make([]bool, m)
 	for j := range n {
 		for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
-			i := p.A.Index[e]
+			i := int(p.A.Index[e])
 			if f.colAt[j] >= 0 {
 				live[i] = true
 			} else {
@@ -308,7 +308,7 @@ func (f *fixedLP) solve(c change) (float64, bool) {
 		d := v - f.x[j]
 		obj += p.Cost[j] * d
 		for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
-			shift[p.A.Index[e]] += p.A.Value[e] * d
+			shift[int(p.A.Index[e])] += p.A.Value[e] * d
 		}
 	}
 	for i, v := range c.rowLo {
@@ -490,7 +490,7 @@ func addRows(q lp.Problem, colAt []int, x []float64, rows []extraRow, fix map[in
 			a.Value = append(a.Value, q.A.Value[e])
 		}
 		for _, en := range add[c] {
-			a.Index = append(a.Index, en.row)
+			a.Index = append(a.Index, int32(en.row))
 			a.Value = append(a.Value, en.v)
 		}
 		a.Start[c+1] = len(a.Index)
@@ -760,7 +760,7 @@ func (pm *poolModel) peakAtOnce(in *instance, w int, f *fixedLP, c change) (floa
 			return false
 		}
 		for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
-			i := p.A.Index[e]
+			i := int(p.A.Index[e])
 			if _, ok := c.rowLo[i]; ok && p.A.Value[e] > 0 {
 				continue // the need's own row: checked at the end
 			}
@@ -780,7 +780,7 @@ func (pm *poolModel) peakAtOnce(in *instance, w int, f *fixedLP, c change) (floa
 			}
 			a := 0.0
 			for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
-				if p.A.Index[e] == i {
+				if int(p.A.Index[e]) == i {
 					a = p.A.Value[e]
 				}
 			}
@@ -797,7 +797,7 @@ func (pm *poolModel) peakAtOnce(in *instance, w int, f *fixedLP, c change) (floa
 		}
 		upper += best
 		for e := p.A.Start[bj]; e < p.A.Start[bj+1]; e++ {
-			delta[p.A.Index[e]] += p.A.Value[e] * bd
+			delta[int(p.A.Index[e])] += p.A.Value[e] * bd
 		}
 		return true
 	}

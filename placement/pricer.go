@@ -81,7 +81,7 @@ func (pm *poolModel) ascendPrices(ctx context.Context, in *instance, pr *pricer,
 		var h hold
 		for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
 			if a := p.A.Value[e]; a < 0 && priced[p.A.Index[e]] {
-				h.rows = append(h.rows, p.A.Index[e])
+				h.rows = append(h.rows, int(p.A.Index[e]))
 				h.coef = append(h.coef, -a)
 			}
 		}
@@ -218,7 +218,7 @@ func (pm *poolModel) newPricer() *pricer {
 	for j := range n {
 		pr.row[j] = -1
 		for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
-			i := p.A.Index[e]
+			i := int(p.A.Index[e])
 			if pr.kept[i] == 0 {
 				continue
 			}

@@ -232,7 +232,7 @@ func siftCols(p *lp.Problem, cols []int) *lp.Problem {
 	s := &lp.Problem{Name: p.Name, RowLower: p.RowLower, RowUpper: p.RowUpper, Offset: p.Offset,
 		Cost: make([]float64, len(cols)), ColLower: make([]float64, len(cols)), ColUpper: make([]float64, len(cols)),
 		A: lp.Matrix{Rows: p.NumRows(), Cols: len(cols), Start: make([]int, len(cols)+1),
-			Index: make([]int, 0, nnz), Value: make([]float64, 0, nnz)}}
+			Index: make([]int32, 0, nnz), Value: make([]float64, 0, nnz)}}
 	for k, j := range cols {
 		s.Cost[k], s.ColLower[k], s.ColUpper[k] = p.Cost[j], p.ColLower[j], p.ColUpper[j]
 		s.A.Index = append(s.A.Index, p.A.Index[p.A.Start[j]:p.A.Start[j+1]]...)

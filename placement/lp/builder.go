@@ -79,6 +79,9 @@ func (b *Builder) NumCols() int { return len(b.p.Cost) }
 // no memory with it.
 func (b *Builder) Problem() (*Problem, error) {
 	m, n := len(b.p.RowLower), len(b.p.Cost)
+	if m > MaxRows {
+		return nil, fmt.Errorf("%w: %d rows, more than %d", ErrInvalid, m, MaxRows)
+	}
 	for _, e := range b.entries {
 		if e.row < 0 || e.row >= m || e.col < 0 || e.col >= n {
 			return nil, fmt.Errorf("%w: entry (%d, %d) outside the %d×%d matrix", ErrInvalid, e.row, e.col, m, n)
@@ -113,7 +116,7 @@ func (b *Builder) Problem() (*Problem, error) {
 			k++
 		}
 		if v != 0 || math.IsNaN(v) {
-			a.Index = append(a.Index, e.row)
+			a.Index = append(a.Index, int32(e.row))
 			a.Value = append(a.Value, v)
 			a.Start[e.col+1]++
 		}

@@ -580,7 +580,7 @@ func writeForCBC(path string, p *Problem) ([]int, error) {
 		for j := 0; j < p.A.Cols; j++ {
 			for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
 				if ni := newIndex[p.A.Index[k]]; ni >= 0 {
-					a.Index = append(a.Index, ni)
+					a.Index = append(a.Index, int32(ni))
 					a.Value = append(a.Value, p.A.Value[k])
 				}
 			}

@@ -196,7 +196,7 @@ func (sr *mipSearch) aggregate(row *cmirRow, x []float64, vub, vlb []varBound, u
 	aj := row.a[best]
 	cols, vals := sr.rowWise()
 	for k := p.A.Start[best]; k < p.A.Start[best+1]; k++ {
-		r := p.A.Index[k]
+		r := int(p.A.Index[k])
 		akj := p.A.Value[k]
 		if used[r] || akj == 0 || len(cols[r]) > cmirMaxRowLen {
 			continue

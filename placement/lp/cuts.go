@@ -370,7 +370,7 @@ func (sr *mipSearch) appendCuts(cuts []cut) error {
 		cnt[j+1] += cnt[j]
 	}
 	a := Matrix{Rows: m + len(cuts), Cols: n, Start: append([]int(nil), cnt...),
-		Index: make([]int, cnt[n]), Value: make([]float64, cnt[n])}
+		Index: make([]int32, cnt[n]), Value: make([]float64, cnt[n])}
 	fill := append([]int(nil), cnt[:n]...)
 	for j := 0; j < n; j++ {
 		for k := w.A.Start[j]; k < w.A.Start[j+1]; k++ {
@@ -381,7 +381,7 @@ func (sr *mipSearch) appendCuts(cuts []cut) error {
 	}
 	for k, ct := range cuts {
 		for t, col := range ct.idx {
-			a.Index[fill[col]] = m + k
+			a.Index[fill[col]] = int32(m + k)
 			a.Value[fill[col]] = ct.val[t]
 			fill[col]++
 		}
@@ -458,7 +458,7 @@ func (sr *mipSearch) dropSlackCuts() {
 	for j := 0; j < n; j++ {
 		for k := w.A.Start[j]; k < w.A.Start[j+1]; k++ {
 			if i := newIdx[w.A.Index[k]]; i >= 0 {
-				a.Index = append(a.Index, i)
+				a.Index = append(a.Index, int32(i))
 				a.Value = append(a.Value, w.A.Value[k])
 			}
 		}
@@ -482,7 +482,7 @@ func (sr *mipSearch) rowWise() ([][]int, [][]float64) {
 	for j := 0; j < p.NumCols(); j++ {
 		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
 			if v := p.A.Value[k]; v != 0 {
-				i := p.A.Index[k]
+				i := int(p.A.Index[k])
 				sr.rowCols[i] = append(sr.rowCols[i], j)
 				sr.rowVals[i] = append(sr.rowVals[i], v)
 			}

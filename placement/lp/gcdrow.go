@@ -27,7 +27,7 @@ func latticeInfeasibleRow(p *Problem) int {
 			if a == 0 {
 				continue
 			}
-			i := p.A.Index[k]
+			i := int(p.A.Index[k])
 			if !p.Integer[j] {
 				mixed[i] = true
 				continue

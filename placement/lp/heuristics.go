@@ -206,7 +206,7 @@ func (sr *mipSearch) lockRounding() (x []float64, locked int) {
 		// within bounds, or no further outside them than it is.
 		fits := func(j int, d float64) bool {
 			for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
-				i := p.A.Index[k]
+				i := int(p.A.Index[k])
 				a := act[i] + p.A.Value[k]*d
 				lo, up := p.RowLower[i], p.RowUpper[i]
 				if a > up+strictTol*max(1, math.Abs(up)) && a > act[i] ||

@@ -14,7 +14,7 @@ func rayNoiseProblem() *Problem {
 	return &Problem{Cost: []float64{0, 0, 0, 0, 0, 1, 0, 0, 0},
 		ColLower: []float64{0, 0, 0, 0, -inf, -inf, 0, 0, -inf}, ColUpper: []float64{inf, inf, inf, inf, 0, 0, inf, inf, inf},
 		RowLower: []float64{-inf, -inf, 9, 0, -inf}, RowUpper: []float64{0, 0, inf, inf, 0},
-		A: Matrix{Rows: 5, Cols: 9, Start: []int{0, 2, 2, 2, 2, 5, 8, 8, 8, 11}, Index: []int{1, 4, 0, 2, 4, 0, 2, 4, 1, 2, 4},
+		A: Matrix{Rows: 5, Cols: 9, Start: []int{0, 2, 2, 2, 2, 5, 8, 8, 8, 11}, Index: []int32{1, 4, 0, 2, 4, 0, 2, 4, 1, 2, 4},
 			Value: []float64{3, 3, 2, -1, 2, -1, -4, -1, 1, 1, 1}}}
 }
 
@@ -55,7 +55,7 @@ func TestRayNoiseCancels(t *testing.T) {
 	p := &Problem{Cost: []float64{0, 0, 0, 0, 0.5},
 		ColLower: []float64{-inf, -inf, -inf, -inf, -inf}, ColUpper: []float64{inf, inf, inf, inf, inf},
 		RowLower: []float64{0, 0, 0}, RowUpper: []float64{0, 0, 0},
-		A: Matrix{Rows: 3, Cols: 5, Start: []int{0, 2, 4, 5, 5, 7}, Index: []int{1, 2, 0, 1, 2, 0, 1},
+		A: Matrix{Rows: 3, Cols: 5, Start: []int{0, 2, 4, 5, 5, 7}, Index: []int32{1, 2, 0, 1, 2, 0, 1},
 			Value: []float64{100, 10, -2, -200, 0.01, -0.30000000000000004, -30}}}
 	r := Result{Status: Unbounded, Ray: []float64{3.552713678800501e-17, 0.125, -3.552713678800501e-14, 0, -0.8333333333333333}}
 	if err := r.Verify(p, 1e-6); err != nil {

@@ -94,7 +94,7 @@ func WriteLP(w io.Writer, p *Problem) error {
 	rowVal := make([]float64, len(p.A.Index))
 	for j := 0; j < n; j++ {
 		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
-			i := p.A.Index[k]
+			i := int(p.A.Index[k])
 			rowCol[next[i]], rowVal[next[i]] = j, p.A.Value[k]
 			next[i]++
 		}

@@ -73,7 +73,7 @@ func newLPModelScaled(p *Problem, maxExp int) (*lpModel, error) {
 	for j := 0; j < n; j++ {
 		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
 			if v := p.A.Value[k]; v != 0 {
-				i := p.A.Index[k]
+				i := int(p.A.Index[k])
 				s.aIndex = append(s.aIndex, i)
 				s.aValue = append(s.aValue, v*rs[i]*cs[j])
 				rowCount[i+1]++

@@ -3,6 +3,7 @@ package lp
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -184,7 +185,7 @@ type mpsReader struct {
 	colNames []string
 	cost     []float64
 	start    []int
-	index    []int
+	index    []int32
 	value    []float64
 	integer  []bool
 	anyInt   bool
@@ -466,6 +467,9 @@ func (m *mpsReader) row(f []string) error {
 		m.objName, m.objFound = name, true
 		return nil
 	}
+	if len(m.rowKind) >= MaxRows {
+		return m.errorf("more than %d rows", MaxRows)
+	}
 	name = strings.Clone(name) // do not retain the line
 	m.rowIndex[name] = len(m.rowKind)
 	m.rowKind = append(m.rowKind, kind[0])
@@ -575,7 +579,7 @@ func (m *mpsReader) column(f []string) error {
 		}
 		m.mark[i] = j
 		if v != 0 {
-			m.index = append(m.index, i)
+			m.index = append(m.index, int32(i))
 			m.value = append(m.value, v)
 		}
 	}
@@ -594,8 +598,8 @@ func (m *mpsReader) endColumn() error {
 		for k := range perm {
 			perm[k] = k
 		}
-		slices.SortFunc(perm, func(a, b int) int { return idx[a] - idx[b] })
-		si := make([]int, len(idx))
+		slices.SortFunc(perm, func(a, b int) int { return cmp.Compare(idx[a], idx[b]) })
+		si := make([]int32, len(idx))
 		sv := make([]float64, len(idx))
 		for k, p := range perm {
 			si[k], sv[k] = idx[p], val[p]

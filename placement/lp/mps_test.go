@@ -73,7 +73,7 @@ ENDATA
 		ColNames: []string{"x", "y", "z"},
 		RowLower: []float64{-inf, 1, 6, -inf}, RowUpper: []float64{4, inf, 6, inf},
 		RowNames: []string{"lim", "low", "eq", "spare"},
-		A:        Matrix{Rows: 4, Cols: 3, Start: []int{0, 2, 4, 4}, Index: []int{0, 2, 1, 3}, Value: []float64{1, 2, 3, 5}},
+		A:        Matrix{Rows: 4, Cols: 3, Start: []int{0, 2, 4, 4}, Index: []int32{0, 2, 1, 3}, Value: []float64{1, 2, 3, 5}},
 	}
 	if d := cmp.Diff(want, p); d != "" {
 		t.Errorf("problem (-want +got):\n%s", d)
@@ -483,7 +483,7 @@ func TestMPSHugeRange(t *testing.T) {
 			p := &Problem{
 				Cost: []float64{1}, ColLower: []float64{0}, ColUpper: []float64{inf},
 				RowLower: []float64{c.lo}, RowUpper: []float64{c.up},
-				A: Matrix{Rows: 1, Cols: 1, Start: []int{0, 1}, Index: []int{0}, Value: []float64{1}},
+				A: Matrix{Rows: 1, Cols: 1, Start: []int{0, 1}, Index: []int32{0}, Value: []float64{1}},
 			}
 			var buf bytes.Buffer
 			if err := WriteMPS(&buf, p); err != nil {

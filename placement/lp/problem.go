@@ -11,12 +11,20 @@ import (
 // Index[Start[j]:Start[j+1]]. Within a column the row indices are strictly
 // increasing. Explicit zeros are allowed but wasteful. The zero Matrix is the
 // empty 0×0 matrix.
+//
+// Row indices take four bytes (a matrix has at most [MaxRows] rows): a
+// large model's matrix is mostly its indices and values, and its memory
+// and the time to read it fall with them.
 type Matrix struct {
 	Rows, Cols int
-	Start      []int // len Cols+1, Start[0] = 0, non-decreasing
-	Index      []int // len Start[Cols]
+	Start      []int   // len Cols+1, Start[0] = 0, non-decreasing
+	Index      []int32 // len Start[Cols]
 	Value      []float64
 }
+
+// MaxRows is the most rows a [Problem] may have: a [Matrix] keeps a row
+// index in four bytes.
+const MaxRows = math.MaxInt32
 
 // NNZ returns the number of stored entries of m.
 func (m *Matrix) NNZ() int {
@@ -134,6 +142,9 @@ func (p *Problem) Validate() error {
 	if p.A.Rows != m || p.A.Cols != n {
 		add("matrix is %d×%d, want %d×%d", p.A.Rows, p.A.Cols, m, n)
 	}
+	if m > MaxRows {
+		add("%d rows, more than %d", m, MaxRows)
+	}
 	if len(errs) > 0 {
 		return wrapInvalid(errs)
 	}
@@ -161,7 +172,7 @@ func (p *Problem) Validate() error {
 			}
 			prev := -1
 			for k := s; k < e; k++ {
-				i := a.Index[k]
+				i := int(a.Index[k])
 				if i < 0 || i >= m {
 					if !add("column %s: row index %d out of range [0,%d)", p.ColName(j), i, m) {
 						return wrapInvalid(errs)

@@ -19,7 +19,7 @@ func TestBuilderSumsDuplicatesAndSortsRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Matrix{Rows: 2, Cols: 2, Start: []int{0, 2, 3}, Index: []int{0, 1, 0}, Value: []float64{5, 2, 3}}
+	want := Matrix{Rows: 2, Cols: 2, Start: []int{0, 2, 3}, Index: []int32{0, 1, 0}, Value: []float64{5, 2, 3}}
 	if p.A.Rows != want.Rows || p.A.Cols != want.Cols || !equalInts(p.A.Start, want.Start) || !equalInts(p.A.Index, want.Index) || !equalFloats(p.A.Value, want.Value) {
 		t.Fatalf("matrix = %+v, want %+v", p.A, want)
 	}
@@ -46,7 +46,7 @@ func TestValidate(t *testing.T) {
 		return &Problem{
 			Cost: []float64{1, 2}, ColLower: []float64{0, -inf}, ColUpper: []float64{inf, 3},
 			RowLower: []float64{1}, RowUpper: []float64{inf},
-			A: Matrix{Rows: 1, Cols: 2, Start: []int{0, 1, 2}, Index: []int{0, 0}, Value: []float64{1, 1}},
+			A: Matrix{Rows: 1, Cols: 2, Start: []int{0, 1, 2}, Index: []int32{0, 0}, Value: []float64{1, 1}},
 		}
 	}
 	if err := good().Validate(); err != nil {
@@ -90,7 +90,7 @@ func TestStatusString(t *testing.T) {
 	}
 }
 
-func equalInts(a, b []int) bool {
+func equalInts[T int | int32](a, b []T) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -119,7 +119,7 @@ func (pr *propagator) apply(j int, lo, up float64) {
 	olo, oup := pr.lo[j], pr.up[j]
 	pr.lo[j], pr.up[j] = lo, up
 	for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
-		i, a := p.A.Index[k], p.A.Value[k]
+		i, a := int(p.A.Index[k]), p.A.Value[k]
 		if a == 0 {
 			continue
 		}
@@ -159,7 +159,7 @@ func (pr *propagator) set(j int, lo, up float64) bool {
 	pr.apply(j, lo, up)
 	p := pr.p
 	for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
-		if i := p.A.Index[k]; !pr.queued[i] {
+		if i := int(p.A.Index[k]); !pr.queued[i] {
 			pr.queued[i] = true
 			pr.queue = append(pr.queue, i)
 		}

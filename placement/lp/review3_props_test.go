@@ -479,7 +479,7 @@ func review3Warm(t *rapid.T) {
 			bad.RowDual[k] += 10
 			rowHas := false
 			for _, i := range q.A.Index {
-				if i == k {
+				if int(i) == k {
 					rowHas = true
 				}
 			}

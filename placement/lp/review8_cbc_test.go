@@ -320,7 +320,7 @@ func TestReview8COINUnboundedLargeRHS(t *testing.T) {
 		p := &lp.Problem{
 			Cost: []float64{-1, 0}, ColLower: []float64{0, 0}, ColUpper: []float64{inf, 1},
 			RowLower: []float64{-inf}, RowUpper: []float64{1e15},
-			A: lp.Matrix{Rows: 1, Cols: 2, Start: []int{0, 1, 2}, Index: []int{0, 0}, Value: []float64{1, 1}},
+			A: lp.Matrix{Rows: 1, Cols: 2, Start: []int{0, 1, 2}, Index: []int32{0, 0}, Value: []float64{1, 1}},
 		}
 		if integer {
 			p.Integer = []bool{true, false}
@@ -358,7 +358,7 @@ func TestCOINEmptyRowBesideFreeRow(t *testing.T) {
 	p := &lp.Problem{
 		Cost: []float64{2, -1}, ColLower: []float64{3, 1}, ColUpper: []float64{3, inf},
 		RowLower: []float64{-inf, 0.5}, RowUpper: []float64{inf, 0.5},
-		A: lp.Matrix{Rows: 2, Cols: 2, Start: []int{0, 1, 1}, Index: []int{0}, Value: []float64{1}},
+		A: lp.Matrix{Rows: 2, Cols: 2, Start: []int{0, 1, 1}, Index: []int32{0}, Value: []float64{1}},
 	}
 	own, err := lp.Solve(context.Background(), p, lp.Options{})
 	if err != nil || own.Status != lp.Infeasible {

@@ -32,7 +32,7 @@ func TestReview8WriteMPSWideRange(t *testing.T) {
 		p := &lp.Problem{
 			Cost: []float64{1}, ColLower: []float64{0}, ColUpper: []float64{math.Inf(1)},
 			RowLower: []float64{b[0]}, RowUpper: []float64{b[1]},
-			A: lp.Matrix{Rows: 1, Cols: 1, Start: []int{0, 1}, Index: []int{0}, Value: []float64{1}},
+			A: lp.Matrix{Rows: 1, Cols: 1, Start: []int{0, 1}, Index: []int32{0}, Value: []float64{1}},
 		}
 		if err := p.Validate(); err != nil {
 			t.Fatal(err)
@@ -147,7 +147,7 @@ func TestWriteMPSWideRangeCBC(t *testing.T) {
 	p := &lp.Problem{
 		Cost: []float64{-1, 0}, ColLower: []float64{0, 0}, ColUpper: []float64{5, 1},
 		RowLower: []float64{-1e308}, RowUpper: []float64{1e308},
-		A: lp.Matrix{Rows: 1, Cols: 2, Start: []int{0, 1, 2}, Index: []int{0, 0}, Value: []float64{1, 1}},
+		A: lp.Matrix{Rows: 1, Cols: 2, Start: []int{0, 1, 2}, Index: []int32{0, 0}, Value: []float64{1, 1}},
 	}
 	solvers := map[string]func(context.Context, *lp.Problem, lp.Options) (lp.Result, error){
 		"CBC": lp.CBC{}.Solve, "CLP": lp.CLP{}.Solve, "Solve": lp.Solve,

@@ -33,7 +33,7 @@ func TestReview8TinyCoefficientInfeasible(t *testing.T) {
 		p := &lp.Problem{
 			Cost: []float64{1}, ColLower: []float64{0}, ColUpper: []float64{math.Inf(1)},
 			RowLower: []float64{1}, RowUpper: []float64{math.Inf(1)},
-			A: lp.Matrix{Rows: 1, Cols: 1, Start: []int{0, 1}, Index: []int{0}, Value: []float64{c}},
+			A: lp.Matrix{Rows: 1, Cols: 1, Start: []int{0, 1}, Index: []int32{0}, Value: []float64{c}},
 		}
 		if c*(1/c) != 1 {
 			t.Fatalf("c = %g: x = 1/c does not satisfy the row in float64", c)

@@ -88,7 +88,7 @@ func TestReview9MILPExtremeData(t *testing.T) {
 			p: lp.Problem{
 				Cost: []float64{1e-308, 1e-308}, ColLower: []float64{-inf, -inf}, ColUpper: []float64{inf, inf},
 				Integer: []bool{false, true}, RowLower: []float64{-1e308}, RowUpper: []float64{-1e308},
-				A: lp.Matrix{Rows: 1, Cols: 2, Start: []int{0, 0, 1}, Index: []int{0}, Value: []float64{1e-12}},
+				A: lp.Matrix{Rows: 1, Cols: 2, Start: []int{0, 0, 1}, Index: []int32{0}, Value: []float64{1e-12}},
 			},
 		},
 		{
@@ -108,7 +108,7 @@ func TestReview9MILPExtremeData(t *testing.T) {
 				Cost:     []float64{-1e-308, 1e-308, 1e12}, ColLower: []float64{-inf, 0, -inf}, ColUpper: []float64{inf, 1, inf},
 				Integer:  []bool{true, true, false},
 				RowLower: []float64{-inf, 1e-308, 1e-308, 1e-308}, RowUpper: []float64{0.5, 1e-308, 1e-308, 1e-308},
-				A: lp.Matrix{Rows: 4, Cols: 3, Start: []int{0, 1, 2, 3}, Index: []int{0, 3, 3}, Value: []float64{-1, 1e300, -0.5}},
+				A: lp.Matrix{Rows: 4, Cols: 3, Start: []int{0, 1, 2, 3}, Index: []int32{0, 3, 3}, Value: []float64{-1, 1e300, -0.5}},
 			},
 		},
 		{
@@ -117,7 +117,7 @@ func TestReview9MILPExtremeData(t *testing.T) {
 			p: lp.Problem{
 				Cost: []float64{1e-308, 1e-308, 1e-12, 1e-308}, ColLower: []float64{-inf, -inf, -inf, -inf}, ColUpper: []float64{inf, inf, inf, inf},
 				Integer: []bool{false, false, false, true}, RowLower: []float64{-2}, RowUpper: []float64{-2},
-				A: lp.Matrix{Rows: 1, Cols: 4, Start: []int{0, 0, 0, 1, 2}, Index: []int{0, 0}, Value: []float64{1e-308, 2.5}},
+				A: lp.Matrix{Rows: 1, Cols: 4, Start: []int{0, 0, 0, 1, 2}, Index: []int32{0, 0}, Value: []float64{1e-308, 2.5}},
 			},
 		},
 	}
@@ -151,7 +151,7 @@ func TestReview9MILPNodeFarkas(t *testing.T) {
 	p := &lp.Problem{
 		Cost: []float64{1e-308, 1e-308, 1e-12, 1e-308}, ColLower: []float64{-inf, -inf, -inf, -inf}, ColUpper: []float64{inf, inf, inf, inf},
 		Integer: []bool{false, false, false, true}, RowLower: []float64{-2}, RowUpper: []float64{-2},
-		A: lp.Matrix{Rows: 1, Cols: 4, Start: []int{0, 0, 0, 1, 2}, Index: []int{0, 0}, Value: []float64{1e-308, 2.5}},
+		A: lp.Matrix{Rows: 1, Cols: 4, Start: []int{0, 0, 0, 1, 2}, Index: []int32{0, 0}, Value: []float64{1e-308, 2.5}},
 	}
 	res, err := lp.Solve(context.Background(), p, lp.Options{NodeLimit: 200})
 	if res.Status == lp.Infeasible {

@@ -27,7 +27,7 @@ func TestReview9TinyCoefficientUnbounded(t *testing.T) {
 				Maximize: true,
 				Cost:     []float64{1}, ColLower: []float64{0}, ColUpper: []float64{math.Inf(1)},
 				RowLower: []float64{math.Inf(-1)}, RowUpper: []float64{1},
-				A: Matrix{Rows: 1, Cols: 1, Start: []int{0, 1}, Index: []int{0}, Value: []float64{c}},
+				A: Matrix{Rows: 1, Cols: 1, Start: []int{0, 1}, Index: []int32{0}, Value: []float64{c}},
 			}
 			if integer {
 				p.Integer = []bool{true}

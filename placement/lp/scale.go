@@ -67,7 +67,7 @@ func scaleFactors(a *Matrix, maxExp int) (rowScale, colScale []float64, clamped 
 				if v == 0 {
 					continue
 				}
-				i := a.Index[k]
+				i := int(a.Index[k])
 				rmin[i] = min(rmin[i], v)
 				rmax[i] = max(rmax[i], v)
 			}

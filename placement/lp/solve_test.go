@@ -250,7 +250,7 @@ func clone(p *Problem) *Builder {
 	}
 	for j := 0; j < p.NumCols(); j++ {
 		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
-			b.Set(p.A.Index[k], j, p.A.Value[k])
+			b.Set(int(p.A.Index[k]), j, p.A.Value[k])
 		}
 	}
 	b.SetObjective(p.Maximize, p.Offset)
@@ -274,7 +274,7 @@ func checkLPProperties(t *rapid.T) {
 		q, _ := b.Problem()
 		for j := 0; j < q.NumCols(); j++ {
 			for k := q.A.Start[j]; k < q.A.Start[j+1]; k++ {
-				if q.A.Index[k] == i {
+				if int(q.A.Index[k]) == i {
 					q.A.Value[k] *= f
 				}
 			}
@@ -306,10 +306,10 @@ func checkLPProperties(t *rapid.T) {
 		r := b.AddRow("", p.RowLower[i1]+p.RowLower[i2], p.RowUpper[i1]+p.RowUpper[i2], nil, nil)
 		for j := 0; j < p.NumCols(); j++ {
 			for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
-				if i := p.A.Index[k]; i == i1 {
+				if i := int(p.A.Index[k]); i == i1 {
 					b.Set(r, j, p.A.Value[k])
 				}
-				if i := p.A.Index[k]; i == i2 {
+				if i := int(p.A.Index[k]); i == i2 {
 					b.Set(r, j, p.A.Value[k])
 				}
 			}
@@ -333,7 +333,7 @@ func checkLPProperties(t *rapid.T) {
 		}
 		k := b.AddCol("", p.Cost[j]+extra, 0, float64(rapid.IntRange(0, 5).Draw(t, "domUpper")))
 		for e := p.A.Start[j]; e < p.A.Start[j+1]; e++ {
-			b.Set(p.A.Index[e], k, p.A.Value[e])
+			b.Set(int(p.A.Index[e]), k, p.A.Value[e])
 		}
 		q, _ := b.Problem()
 		sameAnswer(t, "dominated column", base, solveRapid(t, q, Options{}), 1)
@@ -381,7 +381,7 @@ func goLiteral(p *Problem) string {
 		}
 		return s + "}"
 	}
-	g := func(v []int) string { return fmt.Sprintf("%#v", v) }
+	g := func(v any) string { return fmt.Sprintf("%#v", v) }
 	return fmt.Sprintf("&Problem{Maximize: %v, Offset: %v, Cost: %s, ColLower: %s, ColUpper: %s, RowLower: %s, RowUpper: %s, A: Matrix{Rows: %d, Cols: %d, Start: %s, Index: %s, Value: %s}}",
 		p.Maximize, p.Offset, f(p.Cost), f(p.ColLower), f(p.ColUpper), f(p.RowLower), f(p.RowUpper), p.A.Rows, p.A.Cols, g(p.A.Start), g(p.A.Index), f(p.A.Value))
 }

@@ -40,7 +40,7 @@ func reduceFixedKeep(p *Problem, keep []bool) (reducedProblem, bool) {
 			r.x[j] = lo
 			q.Offset += p.Cost[j] * lo
 			for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
-				i := p.A.Index[k]
+				i := int(p.A.Index[k])
 				act[i] += p.A.Value[k] * lo
 				mag[i] += math.Abs(p.A.Value[k] * lo)
 			}
@@ -98,7 +98,7 @@ func reduceFixedKeep(p *Problem, keep []bool) (reducedProblem, bool) {
 		}
 		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
 			if i := newRow[p.A.Index[k]]; i >= 0 && p.A.Value[k] != 0 {
-				q.A.Index = append(q.A.Index, i)
+				q.A.Index = append(q.A.Index, int32(i))
 				q.A.Value = append(q.A.Value, p.A.Value[k])
 			}
 		}

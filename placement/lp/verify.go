@@ -381,7 +381,7 @@ func (v *verifier) ray(r *Result) {
 		cmag += math.Abs(p.Cost[j] * dj)
 		for k := p.A.Start[j]; k < p.A.Start[j+1]; k++ {
 			t := p.A.Value[k] * dj
-			i := p.A.Index[k]
+			i := int(p.A.Index[k])
 			ad[i] += t
 			amag[i] += math.Abs(t) * tol
 			if dj != 0 {
